@@ -1,0 +1,69 @@
+package dev.cortex.cli;
+
+import dev.cortex.mcp.StartupException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code cortex} command and its verbs. */
+@Command(
+    name = "cortex",
+    mixinStandardHelpOptions = true,
+    versionProvider = CortexCommand.VersionProvider.class,
+    description = "An MCP server for accountable agent work on real machines.",
+    synopsisSubcommandLabel = "COMMAND")
+final class CortexCommand implements Callable<Integer> {
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+
+  private final Io io;
+
+  CortexCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() {
+    io.err().println("cortex: a command is required. Try 'cortex --help'.");
+    return USAGE;
+  }
+
+  static int execute(Io io, String... args) {
+    CommandLine line = new CommandLine(new CortexCommand(io));
+    line.addSubcommand("mcp", new McpCommand(io));
+    CommandLine tools = new CommandLine(new ToolsCommand(io));
+    tools.addSubcommand("list", new ToolsCommand.ListTools(io));
+    tools.addSubcommand("call", new ToolsCommand.CallTool(io));
+    line.addSubcommand("tools", tools);
+    CommandLine config = new CommandLine(new ConfigCommand(io));
+    config.addSubcommand("mcp", new ConfigCommand.WriteMcpConfig(io));
+    line.addSubcommand("config", config);
+    line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
+    line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
+    line.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          if (e instanceof StartupException || e instanceof IllegalArgumentException) {
+            io.err().println("cortex: " + e.getMessage());
+            return USAGE;
+          }
+          if (e instanceof UncheckedIOException io2) {
+            io.err().println("cortex: " + io2.getMessage() + ": " + io2.getCause().getMessage());
+            return FAILED;
+          }
+          throw e;
+        });
+    return line.execute(args);
+  }
+
+  /** Supplies {@code --version} from the build. */
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"cortex " + Version.get()};
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.cortex.cli;
+
+import dev.cortex.core.CoreGroup;
+import dev.cortex.evidence.EvidenceGroup;
+import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.GroupRegistry;
+import java.util.List;
+
+/** Every capability group of this program. Add a group here and it can be selected. */
+final class Groups {
+  private Groups() {}
+
+  static GroupRegistry registry() {
+    return GroupRegistry.builder()
+        .add(CoreGroup.NAME, CoreGroup.SERVER_KEY, CoreGroup::create)
+        .add(
+            "ext",
+            "cortex-core",
+            () -> pending("ext", "cortex-core", "Costs, executions, context and waitpoints."))
+        .add(
+            "workers",
+            "cortex-workers",
+            () ->
+                pending("workers", "cortex-workers", "Team mode: the main session's worker tools."))
+        .add(
+            "worker-report",
+            "cortex-worker-report",
+            () ->
+                pending(
+                    "worker-report",
+                    "cortex-worker-report",
+                    "Team mode: the worker's report tool."))
+        .add(
+            "interaction",
+            "cortex-interaction-bridge",
+            () ->
+                pending(
+                    "interaction",
+                    "cortex-interaction-bridge",
+                    "Questions and plan approvals for a human."))
+        .add(
+            "web",
+            "cortex-web",
+            () ->
+                pending(
+                    "web",
+                    "cortex-web",
+                    "Files, views, decisions and boards for the web workbench."))
+        .add(
+            "slack",
+            "cortex-slack",
+            () -> pending("slack", "cortex-slack", "File delivery to Slack."))
+        .add(
+            "feishu",
+            "cortex-feishu",
+            () -> pending("feishu", "cortex-feishu", "File delivery to Feishu."))
+        .add(
+            EvidenceGroup.NAME, EvidenceGroup.SERVER_KEY, () -> EvidenceGroup.create(Version.get()))
+        .add(
+            "workflows",
+            "cortex",
+            () -> pending("workflows", "cortex", "Saved workflows: preflight, run and inspect."))
+        .defaults("cortex", EvidenceGroup.NAME, "workflows")
+        .build();
+  }
+
+  /** A group whose tools are not served by this version yet: selectable, with no tools. */
+  private static CapabilityGroup pending(String name, String key, String description) {
+    return CapabilityGroup.ofTools(
+        name, key, description + " (no tools in this version yet)", List.of());
+  }
+}

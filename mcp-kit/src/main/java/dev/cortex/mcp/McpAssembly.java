@@ -1,0 +1,175 @@
+package dev.cortex.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Turns a {@link Composition} into an MCP server on the official SDK, for any transport. Tool calls
+ * go through the shared {@link ToolInvoker}, so MCP and the CLI validate, run and fail alike.
+ */
+public final class McpAssembly {
+  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+
+  private McpAssembly() {}
+
+  /** The identity the server announces at initialize. */
+  public record ServerIdentity(String name, String title, String version, String instructions) {
+    public ServerIdentity {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(title, "title");
+      Objects.requireNonNull(version, "version");
+    }
+  }
+
+  private static final class Mapper {
+    static final McpJsonMapper INSTANCE = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+  }
+
+  /** The JSON mapper of the SDK's wire types, shared by every transport of this process. */
+  public static McpJsonMapper sdkMapper() {
+    return Mapper.INSTANCE;
+  }
+
+  /**
+   * Completes an SDK server specification (whose transport is already chosen) with this
+   * composition's tools, prompts and resources, and builds it.
+   */
+  public static McpSyncServer build(
+      McpServer.SyncSpecification<?> spec,
+      Composition composition,
+      ToolInvoker invoker,
+      ServerIdentity identity) {
+    List<McpServerFeatures.SyncPromptSpecification> prompts = new ArrayList<>();
+    List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>();
+    for (CapabilityGroup group : composition.groups()) {
+      group.prompts().forEach(p -> prompts.add(prompt(p)));
+      group.resources().forEach(r -> resources.add(resource(r)));
+    }
+    McpSchema.ServerCapabilities.Builder capabilities =
+        McpSchema.ServerCapabilities.builder().tools(false);
+    if (!prompts.isEmpty()) {
+      capabilities.prompts(false);
+    }
+    if (!resources.isEmpty()) {
+      capabilities.resources(false, false);
+    }
+    spec.serverInfo(
+            new McpSchema.Implementation(identity.name(), identity.title(), identity.version()))
+        .capabilities(capabilities.build())
+        .jsonMapper(sdkMapper())
+        .jsonSchemaValidator(new InvokerValidates())
+        .validateToolInputs(false)
+        .tools(invoker.tools().stream().map(t -> tool(t, invoker)).toList());
+    if (identity.instructions() != null) {
+      spec.instructions(identity.instructions());
+    }
+    if (!prompts.isEmpty()) {
+      spec.prompts(prompts);
+    }
+    if (!resources.isEmpty()) {
+      spec.resources(resources);
+    }
+    return spec.build();
+  }
+
+  private static McpServerFeatures.SyncToolSpecification tool(ToolSpec spec, ToolInvoker invoker) {
+    ToolHints h = spec.hints();
+    McpSchema.Tool tool =
+        McpSchema.Tool.builder()
+            .name(spec.name())
+            .title(spec.title())
+            .description(spec.description())
+            .inputSchema(spec.inputSchema())
+            .outputSchema(spec.outputSchema())
+            .annotations(
+                new McpSchema.ToolAnnotations(
+                    spec.title(),
+                    h.readOnly(),
+                    h.destructive(),
+                    h.idempotent(),
+                    h.openWorld(),
+                    null))
+            .build();
+    return new McpServerFeatures.SyncToolSpecification(
+        tool, (exchange, request) -> call(invoker, spec.name(), exchange, request));
+  }
+
+  private static McpSchema.CallToolResult call(
+      ToolInvoker invoker,
+      String name,
+      McpSyncServerExchange exchange,
+      McpSchema.CallToolRequest request) {
+    JsonNode args =
+        request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
+    ToolOutcome outcome = invoker.call(name, args, progressSink(exchange, request));
+    return McpSchema.CallToolResult.builder()
+        .addTextContent(outcome.text())
+        .structuredContent(Json.mapper().convertValue(outcome.body(), MAP))
+        .isError(outcome.isError())
+        .build();
+  }
+
+  private static ToolContext.ProgressSink progressSink(
+      McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    Object token = request.meta() == null ? null : request.meta().get("progressToken");
+    if (token == null) {
+      return ToolContext.ProgressSink.NONE;
+    }
+    return (progress, total, message) ->
+        exchange.progressNotification(
+            new McpSchema.ProgressNotification(token, progress, total, message));
+  }
+
+  private static McpServerFeatures.SyncPromptSpecification prompt(PromptSpec spec) {
+    McpSchema.Prompt prompt = new McpSchema.Prompt(spec.name(), spec.description(), List.of());
+    return new McpServerFeatures.SyncPromptSpecification(
+        prompt,
+        (exchange, request) ->
+            new McpSchema.GetPromptResult(
+                spec.description(),
+                List.of(
+                    new McpSchema.PromptMessage(
+                        McpSchema.Role.USER, new McpSchema.TextContent(spec.body().get())))));
+  }
+
+  private static McpServerFeatures.SyncResourceSpecification resource(ResourceSpec spec) {
+    McpSchema.Resource resource =
+        McpSchema.Resource.builder()
+            .uri(spec.uri())
+            .name(spec.name())
+            .description(spec.description())
+            .mimeType(spec.mimeType())
+            .build();
+    return new McpServerFeatures.SyncResourceSpecification(
+        resource,
+        (exchange, request) ->
+            new McpSchema.ReadResourceResult(
+                List.of(
+                    new McpSchema.TextResourceContents(
+                        spec.uri(), spec.mimeType(), spec.content().get()))));
+  }
+
+  /**
+   * The SDK's schema hook. The invoker already checks inputs and outputs for every caller, so the
+   * SDK need not check again, nor compile meta-schemas at start-up.
+   */
+  private static final class InvokerValidates implements JsonSchemaValidator {
+    @Override
+    public ValidationResponse validate(Map<String, Object> schema, Object structuredContent) {
+      return ValidationResponse.asValid(null);
+    }
+  }
+}

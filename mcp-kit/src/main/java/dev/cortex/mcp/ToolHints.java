@@ -1,0 +1,20 @@
+package dev.cortex.mcp;
+
+/**
+ * The four MCP tool annotations, always declared explicitly so that clients never fall back to
+ * their defaults (which assume a destructive, open-world tool).
+ */
+public record ToolHints(
+    boolean readOnly, boolean destructive, boolean idempotent, boolean openWorld) {
+
+  public ToolHints {
+    if (readOnly && destructive) {
+      throw new IllegalArgumentException("a read-only tool cannot be destructive");
+    }
+  }
+
+  /** A tool that only reads local state and touches nothing outside this machine. */
+  public static ToolHints readOnlyLocal() {
+    return new ToolHints(true, false, true, false);
+  }
+}

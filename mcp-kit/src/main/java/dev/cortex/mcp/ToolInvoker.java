@@ -1,0 +1,105 @@
+package dev.cortex.mcp;
+
+import java.time.Clock;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/**
+ * Runs tools the same way for every caller (MCP over any transport, and {@code cortex tools call}):
+ * validate the arguments, call the handler, check the result against the output schema, and turn
+ * every failure into a coded error that never leaks internals.
+ */
+public final class ToolInvoker {
+  private static final Logger log = LoggerFactory.getLogger(ToolInvoker.class);
+
+  private final Map<String, Entry> tools = new LinkedHashMap<>();
+  private final CortexHome home;
+  private final Clock clock;
+
+  public ToolInvoker(Collection<ToolSpec> specs, CortexHome home, Clock clock) {
+    for (ToolSpec spec : specs) {
+      if (tools.put(spec.name(), new Entry(spec)) != null) {
+        throw new IllegalArgumentException("tool served twice: " + spec.name());
+      }
+    }
+    this.home = Objects.requireNonNull(home, "home");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** The tools this invoker serves, in registration order. */
+  public List<ToolSpec> tools() {
+    return tools.values().stream().map(Entry::spec).toList();
+  }
+
+  /** Calls a tool by name. {@code arguments} may be null, meaning {@code {}}. */
+  public ToolOutcome call(String name, JsonNode arguments, ToolContext.ProgressSink progress) {
+    Entry entry = tools.get(name);
+    if (entry == null) {
+      return new ToolOutcome.Failure(
+          ErrorCodes.UNKNOWN_TOOL,
+          "No tool named '"
+              + name
+              + "' is served here. Available: "
+              + String.join(", ", tools.keySet())
+              + ".");
+    }
+    JsonNode args =
+        arguments == null || arguments.isNull() ? JsonNodeFactory.instance.objectNode() : arguments;
+    if (!args.isObject()) {
+      return new ToolOutcome.Failure(
+          ErrorCodes.INVALID_ARGUMENT, "The arguments of " + name + " must be a JSON object.");
+    }
+    List<String> problems = entry.input.problems(args);
+    if (!problems.isEmpty()) {
+      return new ToolOutcome.Failure(
+          ErrorCodes.INVALID_ARGUMENT,
+          "Invalid arguments for " + name + ": " + String.join("; ", problems) + ".");
+    }
+    ToolContext context = new ToolContext(home, clock, progress);
+    try {
+      Object result = entry.spec.handler().handle(new ToolCall(entry.spec, args, context));
+      JsonNode body = Json.tree(result);
+      List<String> outputProblems = entry.output.problems(body);
+      if (!outputProblems.isEmpty()) {
+        log.error("{} returned a result outside its output schema: {}", name, outputProblems);
+        return internal(name);
+      }
+      return new ToolOutcome.Success(body);
+    } catch (ToolException e) {
+      return new ToolOutcome.Failure(e.code(), e.getMessage());
+    } catch (RuntimeException | StackOverflowError e) {
+      log.error("{} failed", name, e);
+      return internal(name);
+    }
+  }
+
+  private static ToolOutcome internal(String name) {
+    return new ToolOutcome.Failure(
+        ErrorCodes.INTERNAL,
+        name
+            + " failed inside Cortex. The server's log (stderr) has the details; the call can be retried.");
+  }
+
+  private static final class Entry {
+    final ToolSpec spec;
+    final SchemaCheck input;
+    final SchemaCheck output;
+
+    Entry(ToolSpec spec) {
+      this.spec = spec;
+      this.input = new SchemaCheck(spec.inputSchema());
+      this.output = new SchemaCheck(spec.outputSchema());
+    }
+
+    ToolSpec spec() {
+      return spec;
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package dev.cortex.mcp;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/** What a tool call produced: a structured result, or a coded error. */
+public sealed interface ToolOutcome {
+
+  /** The JSON object returned to the caller (the result, or the error body). */
+  JsonNode body();
+
+  /** The body as compact JSON text: the {@code content} mirror of {@code structuredContent}. */
+  default String text() {
+    return Json.write(body());
+  }
+
+  boolean isError();
+
+  /** A successful call. */
+  record Success(JsonNode body) implements ToolOutcome {
+    @Override
+    public boolean isError() {
+      return false;
+    }
+  }
+
+  /** A failed call with its stable code and a message for the caller. */
+  record Failure(String code, String message) implements ToolOutcome {
+    @Override
+    public JsonNode body() {
+      Map<String, String> error = new LinkedHashMap<>();
+      error.put("code", code);
+      error.put("message", message);
+      return Json.tree(Map.of("error", error));
+    }
+
+    @Override
+    public boolean isError() {
+      return true;
+    }
+  }
+}

@@ -1,0 +1,206 @@
+package dev.cortex.mcp.transport;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The checks in front of the MCP endpoint: a Host and Origin allowlist against DNS rebinding (403),
+ * the bearer token when one is configured (401), a cap on the body (413), and no JSON-RPC batches
+ * (400).
+ */
+final class HttpGuard implements Filter {
+  private final HttpServe.Options options;
+  private final boolean loopback;
+  private volatile Set<String> hosts = Set.of();
+  private volatile Set<String> origins = Set.of();
+
+  HttpGuard(HttpServe.Options options, boolean loopback) {
+    this.options = options;
+    this.loopback = loopback;
+  }
+
+  /** Completes the allowlists once the real port is known. */
+  void portBound(int port) {
+    Set<String> names = new HashSet<>();
+    if (loopback) {
+      names.add("127.0.0.1");
+      names.add("localhost");
+      names.add("[::1]");
+    }
+    String bind = options.bind().toLowerCase(Locale.ROOT);
+    names.add(bind.contains(":") ? "[" + bind + "]" : bind);
+    Set<String> allowedHosts = new HashSet<>();
+    Set<String> allowedOrigins = new HashSet<>();
+    for (String name : names) {
+      allowedHosts.add(name + ":" + port);
+      allowedOrigins.add("http://" + name + ":" + port);
+      allowedOrigins.add("https://" + name + ":" + port);
+    }
+    for (String extra : options.extraHosts()) {
+      allowedHosts.add(extra);
+      if (!extra.contains(":") || extra.startsWith("[")) {
+        allowedHosts.add(extra + ":" + port);
+      }
+    }
+    allowedOrigins.addAll(options.extraOrigins());
+    this.hosts = Set.copyOf(allowedHosts);
+    this.origins = Set.copyOf(allowedOrigins);
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    HttpServletRequest request = (HttpServletRequest) req;
+    HttpServletResponse response = (HttpServletResponse) res;
+    String host = lower(request.getHeader("Host"));
+    if (host == null || !(hosts.contains(host) || hosts.contains("*"))) {
+      refuse(
+          response,
+          403,
+          "Host header not allowed: requests must address this server by an allowed name.");
+      return;
+    }
+    String origin = lower(request.getHeader("Origin"));
+    if (origin != null && !(origins.contains(origin) || origins.contains("*"))) {
+      refuse(response, 403, "Origin not allowed: " + origin);
+      return;
+    }
+    if (options.token() != null && !authorized(request.getHeader("Authorization"))) {
+      response.setHeader("WWW-Authenticate", "Bearer");
+      refuse(response, 401, "Missing or wrong bearer token.");
+      return;
+    }
+    if (!"POST".equals(request.getMethod())) {
+      chain.doFilter(request, response);
+      return;
+    }
+    if (request.getContentLengthLong() > options.maxBodyBytes()) {
+      refuse(response, 413, "Request body exceeds " + options.maxBodyBytes() + " bytes.");
+      return;
+    }
+    byte[] body = request.getInputStream().readNBytes(options.maxBodyBytes() + 1);
+    if (body.length > options.maxBodyBytes()) {
+      refuse(response, 413, "Request body exceeds " + options.maxBodyBytes() + " bytes.");
+      return;
+    }
+    if (firstNonSpace(body) == '[') {
+      refuse(response, 400, "JSON-RPC batches are not supported; send one message per request.");
+      return;
+    }
+    chain.doFilter(new BufferedBody(request, body), response);
+  }
+
+  private boolean authorized(String header) {
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
+    return MessageDigest.isEqual(given, options.token().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String lower(String value) {
+    return value == null ? null : value.strip().toLowerCase(Locale.ROOT);
+  }
+
+  private static int firstNonSpace(byte[] body) {
+    for (byte b : body) {
+      if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+        return b;
+      }
+    }
+    return -1;
+  }
+
+  private static void refuse(HttpServletResponse response, int status, String message)
+      throws IOException {
+    response.setStatus(status);
+    response.setContentType("application/json");
+    response.setCharacterEncoding("UTF-8");
+    String escaped = message.replace("\\", "\\\\").replace("\"", "\\\"");
+    response
+        .getWriter()
+        .write(
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\""
+                + escaped
+                + "\"}}");
+  }
+
+  /** A request whose body was read by the guard and is replayed to the servlet. */
+  private static final class BufferedBody extends HttpServletRequestWrapper {
+    private final byte[] body;
+
+    BufferedBody(HttpServletRequest request, byte[] body) {
+      super(request);
+      this.body = body;
+    }
+
+    @Override
+    public ServletInputStream getInputStream() {
+      InputStream in = new ByteArrayInputStream(body);
+      return new ServletInputStream() {
+        @Override
+        public int read() throws IOException {
+          return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          return in.read(b, off, len);
+        }
+
+        @Override
+        public boolean isFinished() {
+          try {
+            return in.available() == 0;
+          } catch (IOException e) {
+            return true;
+          }
+        }
+
+        @Override
+        public boolean isReady() {
+          return true;
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+          throw new IllegalStateException("blocking reads only");
+        }
+      };
+    }
+
+    @Override
+    public BufferedReader getReader() {
+      return new BufferedReader(
+          new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public int getContentLength() {
+      return body.length;
+    }
+
+    @Override
+    public long getContentLengthLong() {
+      return body.length;
+    }
+  }
+}

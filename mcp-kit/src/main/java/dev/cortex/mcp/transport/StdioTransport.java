@@ -1,0 +1,320 @@
+package dev.cortex.mcp.transport;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * MCP over newline-delimited JSON-RPC on a pair of streams. Unlike the SDK's stdio transport it
+ * answers a malformed line with a JSON-RPC error and keeps serving, refuses batches and over-long
+ * lines, and returns from {@link #serve()} as soon as the input ends.
+ */
+public final class StdioTransport implements McpServerTransportProvider {
+  private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
+
+  /** Default cap on one inbound line, in bytes. */
+  public static final int DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+  private static final long DRAIN_NANOS = 5_000_000_000L;
+
+  private final InputStream in;
+  private final OutputStream out;
+  private final int maxLineBytes;
+  private final McpJsonMapper mapper;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Set<Object> pending = ConcurrentHashMap.newKeySet();
+  private volatile McpServerSession session;
+
+  public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLineBytes) {
+    this.mapper = Objects.requireNonNull(mapper);
+    this.in = Objects.requireNonNull(in);
+    this.out = Objects.requireNonNull(out);
+    if (maxLineBytes <= 0) {
+      throw new IllegalArgumentException("maxLineBytes must be positive");
+    }
+    this.maxLineBytes = maxLineBytes;
+  }
+
+  @Override
+  public void setSessionFactory(McpServerSession.Factory factory) {
+    this.session = factory.create(new SessionTransport());
+  }
+
+  @Override
+  public Mono<Void> notifyClients(String method, Object params) {
+    McpServerSession s = session;
+    return s == null ? Mono.empty() : s.sendNotification(method, params);
+  }
+
+  @Override
+  public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+    return notifyClients(method, params);
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return Mono.fromRunnable(() -> closed.set(true));
+  }
+
+  /**
+   * Reads and dispatches messages until the input ends or fails, then closes the session. Blocks
+   * the calling thread.
+   */
+  public void serve() {
+    if (session == null) {
+      throw new IllegalStateException("no session: build the server on this transport first");
+    }
+    try {
+      LineReader reader = new LineReader(in, maxLineBytes);
+      while (!closed.get()) {
+        LineReader.Line line = reader.next();
+        if (line == null) {
+          break;
+        }
+        if (line.oversized()) {
+          reply(
+              null,
+              McpSchema.ErrorCodes.INVALID_REQUEST,
+              "Message exceeds the limit of "
+                  + maxLineBytes
+                  + " bytes per line; it was discarded.");
+          continue;
+        }
+        dispatch(line.text());
+      }
+    } catch (IOException e) {
+      log.debug("stdin closed", e);
+    } finally {
+      drain();
+      closed.set(true);
+      try {
+        session.closeGracefully().block(Duration.ofSeconds(2));
+      } catch (RuntimeException e) {
+        log.debug("session close", e);
+      }
+    }
+  }
+
+  /** Gives requests still running when the input ended a moment to deliver their answers. */
+  private void drain() {
+    long deadline = System.nanoTime() + DRAIN_NANOS;
+    log.debug("input ended with {} request(s) in flight", pending.size());
+    synchronized (pending) {
+      while (!pending.isEmpty() && System.nanoTime() < deadline) {
+        try {
+          pending.wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private void answered(Object id) {
+    synchronized (pending) {
+      if (pending.remove(id)) {
+        pending.notifyAll();
+      }
+    }
+  }
+
+  private void dispatch(String text) {
+    String trimmed = text.strip();
+    if (trimmed.isEmpty()) {
+      return;
+    }
+    if (trimmed.charAt(0) == '[') {
+      reply(
+          null,
+          McpSchema.ErrorCodes.INVALID_REQUEST,
+          "JSON-RPC batches are not supported; send one message per line.");
+      return;
+    }
+    McpSchema.JSONRPCMessage message;
+    try {
+      message = McpSchema.deserializeJsonRpcMessage(mapper, trimmed);
+    } catch (IOException | RuntimeException e) {
+      Object id = idOf(trimmed);
+      if (id == null && !isJsonObject(trimmed)) {
+        reply(
+            null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON object.");
+      } else {
+        reply(
+            id,
+            McpSchema.ErrorCodes.INVALID_REQUEST,
+            "Invalid request: not a JSON-RPC 2.0 message.");
+      }
+      return;
+    }
+    if (message instanceof McpSchema.JSONRPCRequest request) {
+      pending.add(request.id());
+    }
+    session
+        .handle(message)
+        .subscribe(null, e -> log.warn("message handling failed: {}", e.toString()));
+  }
+
+  private boolean isJsonObject(String text) {
+    try {
+      return mapper.readValue(text, Object.class) instanceof Map;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private Object idOf(String text) {
+    try {
+      Object value = mapper.readValue(text, Object.class);
+      if (value instanceof Map<?, ?> map) {
+        Object id = map.get("id");
+        return id instanceof String || id instanceof Number ? id : null;
+      }
+    } catch (IOException | RuntimeException e) {
+      // not JSON at all
+    }
+    return null;
+  }
+
+  private void reply(Object id, int code, String message) {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("code", code);
+    error.put("message", message);
+    Map<String, Object> response = new LinkedHashMap<>();
+    response.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+    response.put("id", id);
+    response.put("error", error);
+    try {
+      write(mapper.writeValueAsString(response));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void write(String json) {
+    byte[] bytes =
+        (json.replace("\r", "\\r").replace("\n", "\\n") + "\n").getBytes(StandardCharsets.UTF_8);
+    synchronized (out) {
+      try {
+        out.write(bytes);
+        out.flush();
+      } catch (IOException e) {
+        if (!closed.get()) {
+          log.debug("stdout closed", e);
+        }
+        closed.set(true);
+      }
+    }
+  }
+
+  private final class SessionTransport implements McpServerTransport {
+    @Override
+    public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+      return Mono.fromRunnable(
+          () -> {
+            try {
+              write(mapper.writeValueAsString(message));
+              if (message instanceof McpSchema.JSONRPCResponse response) {
+                answered(response.id());
+              }
+            } catch (IOException e) {
+              throw new McpError(
+                  new McpSchema.JSONRPCResponse.JSONRPCError(
+                      McpSchema.ErrorCodes.INTERNAL_ERROR, "cannot serialise message", null));
+            }
+          });
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+      return mapper.convertValue(data, typeRef);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+      return Mono.fromRunnable(() -> closed.set(true));
+    }
+  }
+
+  /** Splits a byte stream into UTF-8 lines, discarding the rest of any line over the cap. */
+  static final class LineReader {
+    record Line(String text, boolean oversized) {}
+
+    private final InputStream in;
+    private final int max;
+    private final byte[] buffer = new byte[64 * 1024];
+    private int pos;
+    private int limit;
+
+    LineReader(InputStream in, int max) {
+      this.in = in;
+      this.max = max;
+    }
+
+    /** The next line, or null at the end of input. */
+    Line next() throws IOException {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      boolean oversized = false;
+      boolean any = false;
+      while (true) {
+        if (pos == limit) {
+          limit = in.read(buffer);
+          pos = 0;
+          if (limit <= 0) {
+            limit = 0;
+            return any ? finish(line, oversized) : null;
+          }
+        }
+        any = true;
+        int start = pos;
+        while (pos < limit && buffer[pos] != '\n') {
+          pos++;
+        }
+        int length = pos - start;
+        if (!oversized) {
+          if (line.size() + length > max) {
+            oversized = true;
+            line.reset();
+          } else {
+            line.write(buffer, start, length);
+          }
+        }
+        if (pos < limit) {
+          pos++;
+          return finish(line, oversized);
+        }
+      }
+    }
+
+    private static Line finish(ByteArrayOutputStream line, boolean oversized) {
+      if (oversized) {
+        return new Line(null, true);
+      }
+      String text = line.toString(StandardCharsets.UTF_8);
+      if (text.endsWith("\r")) {
+        text = text.substring(0, text.length() - 1);
+      }
+      return new Line(text, false);
+    }
+  }
+}
