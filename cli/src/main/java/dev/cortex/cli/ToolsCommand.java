@@ -84,7 +84,7 @@ final class ToolsCommand implements Callable<Integer> {
           tool.put("description", spec.description());
           tool.put("input_schema", spec.inputSchema());
           tool.put("output_schema", spec.outputSchema());
-          tool.put("annotations", spec.hints());
+          tool.put("annotations", spec.hints().asAnnotations());
           tools.add(tool);
         }
         io.out()

@@ -13,6 +13,16 @@ public record ToolHints(
     }
   }
 
+  /** The hints under their MCP names, e.g. {@code readOnlyHint}. */
+  public java.util.Map<String, Boolean> asAnnotations() {
+    java.util.Map<String, Boolean> map = new java.util.LinkedHashMap<>();
+    map.put("readOnlyHint", readOnly);
+    map.put("destructiveHint", destructive);
+    map.put("idempotentHint", idempotent);
+    map.put("openWorldHint", openWorld);
+    return map;
+  }
+
   /** A tool that only reads local state and touches nothing outside this machine. */
   public static ToolHints readOnlyLocal() {
     return new ToolHints(true, false, true, false);
