@@ -2,7 +2,6 @@ package dev.cortex.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,8 +25,7 @@ public final class Bench {
     this.options = options;
     this.servers =
         List.of(
-            Server.cortex(options.cortex()),
-            Server.reference(options.node(), options.reference()));
+            Server.cortex(options.cortex()), Server.reference(options.node(), options.reference()));
   }
 
   public static void main(String[] args) {
@@ -85,7 +83,9 @@ public final class Bench {
       progress("start " + (r + 1) + "/" + options.repeats());
       for (int s : order(r)) {
         nanos[s][r] =
-            session(s, client -> client.initialize(START_TIMEOUT).receivedNanos() - client.spawnNanos());
+            session(
+                s,
+                client -> client.initialize(START_TIMEOUT).receivedNanos() - client.spawnNanos());
       }
     }
     return nanos;

@@ -67,7 +67,8 @@ final class Observations {
       notes.add("notifications received: " + counts(notifications));
     }
     if (!serverRequests.isEmpty()) {
-      notes.add("requests from the server (ping answered, others refused): " + counts(serverRequests));
+      notes.add(
+          "requests from the server (ping answered, others refused): " + counts(serverRequests));
     }
     notes.add(
         stderrBytes == 0

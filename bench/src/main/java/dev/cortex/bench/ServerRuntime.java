@@ -38,7 +38,8 @@ record ServerRuntime(String executable, List<String> arguments, String version) 
       return "?";
     }
     try {
-      Process process = new ProcessBuilder(executable, "--version").redirectErrorStream(true).start();
+      Process process =
+          new ProcessBuilder(executable, "--version").redirectErrorStream(true).start();
       process.getOutputStream().close();
       String out = new String(process.getInputStream().readAllBytes(), UTF_8);
       if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -26,8 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A minimal JSON-RPC client for one MCP server child process on stdio (newline-delimited JSON).
  *
- * <p>A dedicated thread reads stdout and stamps each line with {@link System#nanoTime()} as soon
- * as it is read, before parsing, so the client's own JSON work stays out of the figures. Another
+ * <p>A dedicated thread reads stdout and stamps each line with {@link System#nanoTime()} as soon as
+ * it is read, before parsing, so the client's own JSON work stays out of the figures. Another
  * thread drains stderr so the child never blocks on a full pipe. Notifications are counted,
  * requests from the server are answered (ping) or refused, and lines that are not JSON are kept as
  * evidence of a polluted stdout.
@@ -251,7 +251,9 @@ final class StdioClient implements AutoCloseable {
     }
   }
 
-  /** Answers a request from the server: {@code ping} gets an empty result, anything else a refusal. */
+  /**
+   * Answers a request from the server: {@code ping} gets an empty result, anything else a refusal.
+   */
   private void answer(JsonNode id, String method) {
     ObjectNode response = MAPPER.createObjectNode().put("jsonrpc", "2.0").set("id", id);
     if (method.equals("ping")) {

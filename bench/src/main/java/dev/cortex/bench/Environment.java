@@ -1,0 +1,52 @@
+package dev.cortex.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/** Describes the machine and the harness JVM, so figures can be read in context. */
+final class Environment {
+  private Environment() {}
+
+  /** The JVM running the harness (the client side of every measurement). */
+  static String client() {
+    return "Java "
+        + Runtime.version()
+        + " ("
+        + System.getProperty("java.vm.name")
+        + "), "
+        + System.getProperty("java.home");
+  }
+
+  /** Operating system, processor count and, on Linux, the processor model. */
+  static String host() {
+    String host =
+        System.getProperty("os.name")
+            + " "
+            + System.getProperty("os.version")
+            + " "
+            + System.getProperty("os.arch")
+            + ", "
+            + Runtime.getRuntime().availableProcessors()
+            + " CPUs";
+    String model = cpuModel();
+    return model.isEmpty() ? host : host + ", " + model;
+  }
+
+  private static String cpuModel() {
+    Path cpuinfo = Path.of("/proc/cpuinfo");
+    if (!Files.isReadable(cpuinfo)) {
+      return "";
+    }
+    try (Stream<String> lines = Files.lines(cpuinfo)) {
+      return lines
+          .filter(line -> line.startsWith("model name"))
+          .map(line -> line.substring(line.indexOf(':') + 1).strip())
+          .findFirst()
+          .orElse("");
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}
