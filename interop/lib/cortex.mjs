@@ -103,5 +103,5 @@ export async function startHttpServer() {
 /** Parses the JSON body of a tool error result and returns its error object. */
 export function toolError(result) {
   const fromText = JSON.parse(result.content[0].text);
-  return { structured: result.structuredContent?.error, text: fromText.error };
+  return { structured: result.structuredContent, text: fromText.error };
 }

@@ -9,6 +9,10 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    dev.cortex.mcp.StartupTrace.mark("main");
+    if (args.length > 0 && args[0].equals("mcp")) {
+      dev.cortex.mcp.Warmup.start();
+    }
     PrintStream stdout = System.out;
     // Anything a library prints by accident must not corrupt the MCP stream on stdout.
     System.setOut(System.err);

@@ -3,6 +3,7 @@ package dev.cortex.cli;
 import dev.cortex.mcp.Composition;
 import dev.cortex.mcp.McpAssembly;
 import dev.cortex.mcp.StartupException;
+import dev.cortex.mcp.StartupTrace;
 import dev.cortex.mcp.ToolInvoker;
 import dev.cortex.mcp.transport.HttpServe;
 import dev.cortex.mcp.transport.StdioTransport;
@@ -50,6 +51,7 @@ final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    StartupTrace.mark("command parsed");
     Composition composition =
         Composition.select(
             Groups.registry(),
@@ -72,8 +74,10 @@ final class McpCommand implements Callable<Integer> {
     StdioTransport transport =
         new StdioTransport(
             McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES);
+    StartupTrace.mark("composed");
     McpSyncServer server =
         McpAssembly.build(McpServer.sync(transport), composition, invoker, identity);
+    StartupTrace.mark("server built");
     transport.serve();
     server.closeGracefully();
     return CortexCommand.OK;

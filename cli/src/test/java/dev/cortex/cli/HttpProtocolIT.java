@@ -112,6 +112,29 @@ class HttpProtocolIT {
             "no-such-session");
 
     assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(response.body()).startsWith("{\"jsonrpc\":\"2.0\"").contains("\"error\"");
+    assertThat(response.body())
+        .doesNotContain("stackTrace")
+        .doesNotContain("java.")
+        .doesNotContain("Exception");
+  }
+
+  @Test
+  void unknownSessionId_onGet_is404WithJsonRpcBody() throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(server.url))
+                .header("Accept", "text/event-stream")
+                .header("Mcp-Session-Id", "no-such-session")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(404);
+    assertThat(response.body())
+        .contains("\"error\"")
+        .doesNotContain("<html")
+        .doesNotContain("Jetty");
   }
 
   @Test

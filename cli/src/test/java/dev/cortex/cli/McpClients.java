@@ -1,5 +1,7 @@
 package dev.cortex.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.cortex.cli.ToolContract.Listed;
 import dev.cortex.cli.ToolContract.Outcome;
 import io.modelcontextprotocol.client.McpClient;
@@ -32,10 +34,12 @@ final class McpClients {
     McpSchema.CallToolResult result =
         client.callTool(new McpSchema.CallToolRequest(tool, arguments));
     String text = ((McpSchema.TextContent) result.content().get(0)).text();
-    return new Outcome(
-        Boolean.TRUE.equals(result.isError()),
-        ToolContract.JSON.valueToTree(result.structuredContent()),
-        text);
+    boolean isError = Boolean.TRUE.equals(result.isError());
+    if (isError) {
+      assertThat(result.structuredContent()).as("errors carry no structuredContent").isNull();
+      return new Outcome(true, ToolContract.JSON.readTree(text), text);
+    }
+    return new Outcome(false, ToolContract.JSON.valueToTree(result.structuredContent()), text);
   }
 
   static List<Listed> list(McpSyncClient client) {

@@ -115,11 +115,16 @@ public final class McpAssembly {
     JsonNode args =
         request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
     ToolOutcome outcome = invoker.call(name, args, progressSink(exchange, request));
-    return McpSchema.CallToolResult.builder()
-        .addTextContent(outcome.text())
-        .structuredContent(Json.mapper().convertValue(outcome.body(), MAP))
-        .isError(outcome.isError())
-        .build();
+    McpSchema.CallToolResult.Builder result =
+        McpSchema.CallToolResult.builder()
+            .addTextContent(outcome.text())
+            .isError(outcome.isError());
+    if (!outcome.isError()) {
+      // Errors travel as text only: clients check structuredContent against the output schema,
+      // which describes success, even on results marked isError.
+      result.structuredContent(Json.mapper().convertValue(outcome.body(), MAP));
+    }
+    return result.build();
   }
 
   private static ToolContext.ProgressSink progressSink(

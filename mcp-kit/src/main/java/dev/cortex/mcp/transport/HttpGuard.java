@@ -1,5 +1,6 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.Json;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -10,16 +11,22 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The checks in front of the MCP endpoint: a Host and Origin allowlist against DNS rebinding (403),
@@ -88,8 +95,10 @@ final class HttpGuard implements Filter {
       refuse(response, 401, "Missing or wrong bearer token.");
       return;
     }
+    ErrorBodies errors = new ErrorBodies(response);
     if (!"POST".equals(request.getMethod())) {
-      chain.doFilter(request, response);
+      chain.doFilter(request, errors);
+      errors.finish();
       return;
     }
     if (request.getContentLengthLong() > options.maxBodyBytes()) {
@@ -105,7 +114,8 @@ final class HttpGuard implements Filter {
       refuse(response, 400, "JSON-RPC batches are not supported; send one message per request.");
       return;
     }
-    chain.doFilter(new BufferedBody(request, body), response);
+    chain.doFilter(new BufferedBody(request, body), errors);
+    errors.finish();
   }
 
   private boolean authorized(String header) {
@@ -131,16 +141,90 @@ final class HttpGuard implements Filter {
 
   private static void refuse(HttpServletResponse response, int status, String message)
       throws IOException {
+    writeError(response, status, -32600, message);
+  }
+
+  private static void writeError(HttpServletResponse response, int status, int code, String message)
+      throws IOException {
     response.setStatus(status);
     response.setContentType("application/json");
     response.setCharacterEncoding("UTF-8");
-    String escaped = message.replace("\\", "\\\\").replace("\"", "\\\"");
-    response
-        .getWriter()
-        .write(
-            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\""
-                + escaped
-                + "\"}}");
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("code", code);
+    error.put("message", message);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("jsonrpc", "2.0");
+    body.put("id", null);
+    body.put("error", error);
+    response.getWriter().write(Json.write(body));
+  }
+
+  /**
+   * Rewrites the error responses of the SDK's servlet (which serialises whole exception objects,
+   * stack traces included) and of the container into plain JSON-RPC error bodies.
+   */
+  private static final class ErrorBodies extends HttpServletResponseWrapper {
+    private final HttpServletResponse response;
+    private StringWriter captured;
+    private PrintWriter capturedWriter;
+
+    ErrorBodies(HttpServletResponse response) {
+      super(response);
+      this.response = response;
+    }
+
+    @Override
+    public PrintWriter getWriter() throws IOException {
+      if (getStatus() < 400) {
+        return super.getWriter();
+      }
+      if (captured == null) {
+        captured = new StringWriter();
+        capturedWriter = new PrintWriter(captured);
+      }
+      return capturedWriter;
+    }
+
+    @Override
+    public void sendError(int status) throws IOException {
+      writeError(response, status, -32600, reason(status));
+    }
+
+    @Override
+    public void sendError(int status, String message) throws IOException {
+      writeError(response, status, -32600, message == null ? reason(status) : message);
+    }
+
+    void finish() throws IOException {
+      if (captured == null || response.isCommitted() && response.getStatus() < 400) {
+        return;
+      }
+      capturedWriter.flush();
+      int code = -32603;
+      String message = reason(response.getStatus());
+      try {
+        JsonNode node = Json.mapper().readTree(captured.toString());
+        JsonNode error = node.has("jsonRpcError") ? node.path("jsonRpcError") : node.path("error");
+        if (error.path("code").isInt()) {
+          code = error.path("code").asInt();
+        }
+        if (error.path("message").isString()) {
+          message = error.path("message").asString();
+        }
+      } catch (RuntimeException e) {
+        // not JSON: keep the generic message
+      }
+      writeError(response, response.getStatus(), code, message);
+    }
+
+    private static String reason(int status) {
+      return switch (status) {
+        case 404 -> "Not found: unknown endpoint or session.";
+        case 405 -> "Method not allowed.";
+        case 413 -> "Request body too large.";
+        default -> "Request failed with HTTP status " + status + ".";
+      };
+    }
   }
 
   /** A request whose body was read by the guard and is replayed to the servlet. */

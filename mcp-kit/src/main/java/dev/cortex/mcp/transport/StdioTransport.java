@@ -1,5 +1,6 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.StartupTrace;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;
@@ -44,6 +45,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Set<Object> pending = ConcurrentHashMap.newKeySet();
   private volatile McpServerSession session;
+  private volatile boolean traced;
 
   public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLineBytes) {
     this.mapper = Objects.requireNonNull(mapper);
@@ -86,6 +88,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
     try {
       LineReader reader = new LineReader(in, maxLineBytes);
+      boolean first = true;
       while (!closed.get()) {
         LineReader.Line line = reader.next();
         if (line == null) {
@@ -99,6 +102,10 @@ public final class StdioTransport implements McpServerTransportProvider {
                   + maxLineBytes
                   + " bytes per line; it was discarded.");
           continue;
+        }
+        if (first) {
+          StartupTrace.mark("first line read");
+          first = false;
         }
         dispatch(line.text());
       }
@@ -235,6 +242,10 @@ public final class StdioTransport implements McpServerTransportProvider {
             try {
               write(mapper.writeValueAsString(message));
               if (message instanceof McpSchema.JSONRPCResponse response) {
+                if (!traced) {
+                  traced = true;
+                  StartupTrace.mark("first response written");
+                }
                 answered(response.id());
               }
             } catch (IOException e) {
