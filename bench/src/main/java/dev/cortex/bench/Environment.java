@@ -34,6 +34,19 @@ final class Environment {
     return model.isEmpty() ? host : host + ", " + model;
   }
 
+  /**
+   * The 1, 5 and 15 minute load averages on Linux ("?" elsewhere): other work on the machine skews
+   * the figures.
+   */
+  static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).strip().split(" ");
+      return fields.length >= 3 ? String.join(" ", fields[0], fields[1], fields[2]) : "?";
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
   private static String cpuModel() {
     Path cpuinfo = Path.of("/proc/cpuinfo");
     if (!Files.isReadable(cpuinfo)) {

@@ -1,8 +1,10 @@
 package dev.cortex.bench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 
@@ -13,12 +15,15 @@ final class Observations {
   private final Map<String, Integer> notifications = new TreeMap<>();
   private final Map<String, Integer> serverRequests = new TreeMap<>();
   private final List<String> strayLines = new ArrayList<>();
-  private String stderrFirstLine = "";
+  private final Set<String> stderrFirstLines = new LinkedHashSet<>();
   private long stderrBytes;
   private int processesWithStderr;
   private int processes;
   private int forcedExits;
   private int failedCalls;
+  private int discardedStarts;
+  private int keptSetupStarts;
+  private String setupLine = "";
   private String firstFailure = "";
 
   /** Takes in what a closed client saw. */
@@ -34,13 +39,26 @@ final class Observations {
     if (client.stderrBytes() > 0) {
       processesWithStderr++;
       stderrBytes += client.stderrBytes();
-      if (stderrFirstLine.isEmpty()) {
-        stderrFirstLine =
-            client.stderrHead().lines().filter(l -> !l.isBlank()).findFirst().orElse("").strip();
-      }
+      client.stderrHead().lines().filter(l -> !l.isBlank()).findFirst().ifPresent(this::stderr);
     }
     if (client.forcedExit()) {
       forcedExits++;
+    }
+  }
+
+  private void stderr(String firstLine) {
+    if (stderrFirstLines.size() < KEPT) {
+      stderrFirstLines.add(firstLine.strip());
+    }
+  }
+
+  /** Records a start in which the launcher did one-off set-up; {@code discarded} unless kept. */
+  void setupStart(String line, boolean discarded) {
+    setupLine = line;
+    if (discarded) {
+      discardedStarts++;
+    } else {
+      keptSetupStarts++;
     }
   }
 
@@ -50,10 +68,6 @@ final class Observations {
       String text = reply.toString();
       firstFailure = text.length() > 300 ? text.substring(0, 300) + "..." : text;
     }
-  }
-
-  int failedCalls() {
-    return failedCalls;
   }
 
   /** The observations as short sentences; the first says whether stdout was clean. */
@@ -77,9 +91,23 @@ final class Observations {
                 + stderrBytes
                 + " bytes from "
                 + processesWithStderr
-                + " processes, first line \""
-                + stderrFirstLine
-                + "\"");
+                + " of "
+                + processes
+                + " processes, first lines "
+                + stderrFirstLines);
+    if (discardedStarts > 0) {
+      notes.add(
+          "starts discarded and repeated because the launcher did one-off set-up: "
+              + discardedStarts
+              + " (last: \""
+              + setupLine
+              + "\")");
+    }
+    if (keptSetupStarts > 0) {
+      notes.add(
+          "starts kept although they include set-up (it recurred on every retry): "
+              + keptSetupStarts);
+    }
     if (forcedExits > 0) {
       notes.add(
           "did not exit within 3 s of stdin closing, killed: " + forcedExits + " of " + processes);

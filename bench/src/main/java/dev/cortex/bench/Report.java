@@ -24,6 +24,7 @@ final class Report {
         options.calls());
     out.println("client     " + results.client());
     out.println("host       " + results.host());
+    out.println("load       " + results.load());
     for (Results.ServerResult result : results.servers()) {
       out.println();
       printServer(result, out);
@@ -142,6 +143,7 @@ final class Report {
         .put("warmup", options.warmup());
     root.put("client", results.client());
     root.put("host", results.host());
+    root.put("load", results.load());
     ArrayNode servers = root.putArray("servers");
     for (Results.ServerResult result : results.servers()) {
       servers.add(server(result, options.warmup()));

@@ -11,10 +11,16 @@ import java.util.List;
  * @param options the settings it ran with
  * @param client the JVM running the harness
  * @param host the machine
+ * @param load the machine's load averages (1, 5, 15 minutes) when the run started and ended
  * @param servers one entry per server, cortex first
  */
 record Results(
-    Instant at, Options options, String client, String host, List<ServerResult> servers) {
+    Instant at,
+    Options options,
+    String client,
+    String host,
+    String load,
+    List<ServerResult> servers) {
 
   ServerResult cortex() {
     return servers.get(0);

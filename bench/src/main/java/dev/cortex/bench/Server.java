@@ -3,6 +3,7 @@ package dev.cortex.bench;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -12,8 +13,15 @@ import java.util.stream.Collectors;
  * @param command the command line that starts the server on stdio
  * @param tool the tool called in the round-trip measurement
  * @param arguments that tool's arguments
+ * @param setupMarkers starts of the stderr lines by which the launcher announces one-off set-up (a
+ *     rebuild, a start-up cache); a start that shows one measured the set-up, not the server
  */
-record Server(String name, List<String> command, String tool, Map<String, String> arguments) {
+record Server(
+    String name,
+    List<String> command,
+    String tool,
+    Map<String, String> arguments,
+    List<String> setupMarkers) {
 
   /** Cortex as users run it: the launcher, which picks the JDK and the start-up cache. */
   static Server cortex(Path launcher) {
@@ -21,13 +29,23 @@ record Server(String name, List<String> command, String tool, Map<String, String
         "cortex",
         List.of(launcher.toString(), "mcp", "--bundles", "core,evidence"),
         "current_time",
-        Map.of("timezone", "UTC"));
+        Map.of("timezone", "UTC"),
+        List.of("cortex: building", "cortex: preparing"));
   }
 
   /** The TypeScript reference server, {@code @modelcontextprotocol/server-everything}. */
   static Server reference(String node, Path entry) {
     return new Server(
-        "reference", List.of(node, entry.toString(), "stdio"), "echo", Map.of("message", "hi"));
+        "reference",
+        List.of(node, entry.toString(), "stdio"),
+        "echo",
+        Map.of("message", "hi"),
+        List.of());
+  }
+
+  /** The first stderr line that announces one-off set-up, if any. */
+  Optional<String> setupLine(String stderr) {
+    return stderr.lines().filter(l -> setupMarkers.stream().anyMatch(l::startsWith)).findFirst();
   }
 
   /** The command as one shell-like line, for people. */
