@@ -35,6 +35,8 @@ export function serverEnv(defaultEnv) {
   for (const k of ['JAVA_HOME', 'CORTEX_JAVA', 'CORTEX_AOT', 'MAVEN_HOME', 'M2_HOME', 'MAVEN_OPTS']) {
     if (process.env[k] !== undefined) env[k] = process.env[k];
   }
+  // Tests also check every result against the tool's output schema.
+  env.CORTEX_JAVA_OPTS = `${process.env.CORTEX_JAVA_OPTS ?? ''} -Dcortex.checkOutputs=true`.trim();
   return env;
 }
 

@@ -33,6 +33,14 @@ final class CortexCommand implements Callable<Integer> {
   }
 
   static int execute(Io io, String... args) {
+    McpCommand fast = McpCommand.parseQuickly(io, args);
+    if (fast != null) {
+      try {
+        return fast.call();
+      } catch (Exception e) {
+        return failure(io, e);
+      }
+    }
     CommandLine line = new CommandLine(new CortexCommand(io));
     line.addSubcommand("mcp", new McpCommand(io));
     CommandLine tools = new CommandLine(new ToolsCommand(io));
@@ -44,19 +52,25 @@ final class CortexCommand implements Callable<Integer> {
     line.addSubcommand("config", config);
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
-    line.setExecutionExceptionHandler(
-        (e, commandLine, parseResult) -> {
-          if (e instanceof StartupException || e instanceof IllegalArgumentException) {
-            io.err().println("cortex: " + e.getMessage());
-            return USAGE;
-          }
-          if (e instanceof UncheckedIOException io2) {
-            io.err().println("cortex: " + io2.getMessage() + ": " + io2.getCause().getMessage());
-            return FAILED;
-          }
-          throw e;
-        });
+    line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));
     return line.execute(args);
+  }
+
+  /** Renders a failure that escaped a command: configuration problems are usage errors. */
+  private static int failure(Io io, Exception e) throws RuntimeException {
+    if (e instanceof StartupException || e instanceof IllegalArgumentException) {
+      io.err().println("cortex: " + e.getMessage());
+      return USAGE;
+    }
+    if (e instanceof UncheckedIOException unchecked) {
+      io.err()
+          .println("cortex: " + unchecked.getMessage() + ": " + unchecked.getCause().getMessage());
+      return FAILED;
+    }
+    if (e instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    throw new IllegalStateException(e);
   }
 
   /** Supplies {@code --version} from the build. */

@@ -10,7 +10,7 @@ public final class Main {
 
   public static void main(String[] args) {
     dev.cortex.mcp.StartupTrace.mark("main");
-    if (args.length > 0 && args[0].equals("mcp")) {
+    if (args.length > 0 && args[0].equals("mcp") && System.getenv("CORTEX_NO_WARMUP") == null) {
       dev.cortex.mcp.Warmup.start();
     }
     PrintStream stdout = System.out;

@@ -5,10 +5,11 @@ import dev.cortex.mcp.McpAssembly;
 import dev.cortex.mcp.StartupException;
 import dev.cortex.mcp.StartupTrace;
 import dev.cortex.mcp.ToolInvoker;
+import dev.cortex.mcp.Warmup;
 import dev.cortex.mcp.transport.HttpServe;
 import dev.cortex.mcp.transport.StdioTransport;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpSyncServer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -49,6 +50,46 @@ final class McpCommand implements Callable<Integer> {
     this.io = io;
   }
 
+  /**
+   * Parses the common {@code cortex mcp} command lines without building picocli's model, which
+   * costs more start-up time than everything else the server does before its first answer. Returns
+   * null for anything else (help, mistakes, other verbs), which picocli then handles.
+   */
+  static McpCommand parseQuickly(Io io, String... args) {
+    if (args.length == 0 || !args[0].equals("mcp")) {
+      return null;
+    }
+    McpCommand command = new McpCommand(io);
+    command.bind = "127.0.0.1";
+    for (int i = 1; i < args.length; i++) {
+      String arg = args[i];
+      int eq = arg.indexOf('=');
+      String name = eq > 0 ? arg.substring(0, eq) : arg;
+      String value;
+      if (eq > 0) {
+        value = arg.substring(eq + 1);
+      } else if (i + 1 < args.length && !args[i + 1].startsWith("-")) {
+        value = args[++i];
+      } else {
+        return null;
+      }
+      switch (name) {
+        case "--bundles" -> command.bundles = value;
+        case "--bind" -> command.bind = value;
+        case "--http" -> {
+          if (!value.matches("[0-9]{1,5}")) {
+            return null;
+          }
+          command.httpPort = Integer.valueOf(value);
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+    return command;
+  }
+
   @Override
   public Integer call() throws Exception {
     StartupTrace.mark("command parsed");
@@ -75,11 +116,12 @@ final class McpCommand implements Callable<Integer> {
         new StdioTransport(
             McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES);
     StartupTrace.mark("composed");
-    McpSyncServer server =
-        McpAssembly.build(McpServer.sync(transport), composition, invoker, identity);
+    McpAsyncServer server =
+        McpAssembly.build(McpServer.async(transport), composition, invoker, identity);
     StartupTrace.mark("server built");
+    Warmup.inBackground(invoker::prepare);
     transport.serve();
-    server.closeGracefully();
+    server.closeGracefully().block(java.time.Duration.ofSeconds(5));
     return CortexCommand.OK;
   }
 
@@ -94,7 +136,7 @@ final class McpCommand implements Callable<Integer> {
         HttpServe.start(
             options,
             provider ->
-                McpAssembly.build(McpServer.sync(provider), composition, invoker, identity));
+                McpAssembly.build(McpServer.async(provider), composition, invoker, identity));
     io.err()
         .println(
             "cortex: serving MCP at "

@@ -27,7 +27,13 @@ final class CortexProcess {
   /** The command line that runs cortex with {@code args}. */
   static List<String> command(String... args) {
     List<String> command =
-        new ArrayList<>(List.of(java(), "-XX:+UseSerialGC", "-jar", jar().toString()));
+        new ArrayList<>(
+            List.of(
+                java(),
+                "-XX:+UseSerialGC",
+                "-Dcortex.checkOutputs=true",
+                "-jar",
+                jar().toString()));
     command.addAll(List.of(args));
     return command;
   }

@@ -3,16 +3,17 @@ package dev.cortex.mcp;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.server.McpAsyncServer;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
-import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import tools.jackson.core.type.TypeReference;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,8 +22,6 @@ import tools.jackson.databind.json.JsonMapper;
  * go through the shared {@link ToolInvoker}, so MCP and the CLI validate, run and fail alike.
  */
 public final class McpAssembly {
-  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
-
   private McpAssembly() {}
 
   /** The identity the server announces at initialize. */
@@ -47,13 +46,13 @@ public final class McpAssembly {
    * Completes an SDK server specification (whose transport is already chosen) with this
    * composition's tools, prompts and resources, and builds it.
    */
-  public static McpSyncServer build(
-      McpServer.SyncSpecification<?> spec,
+  public static McpAsyncServer build(
+      McpServer.AsyncSpecification<?> spec,
       Composition composition,
       ToolInvoker invoker,
       ServerIdentity identity) {
-    List<McpServerFeatures.SyncPromptSpecification> prompts = new ArrayList<>();
-    List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>();
+    List<McpServerFeatures.AsyncPromptSpecification> prompts = new ArrayList<>();
+    List<McpServerFeatures.AsyncResourceSpecification> resources = new ArrayList<>();
     for (CapabilityGroup group : composition.groups()) {
       group.prompts().forEach(p -> prompts.add(prompt(p)));
       group.resources().forEach(r -> resources.add(resource(r)));
@@ -85,7 +84,7 @@ public final class McpAssembly {
     return spec.build();
   }
 
-  private static McpServerFeatures.SyncToolSpecification tool(ToolSpec spec, ToolInvoker invoker) {
+  private static McpServerFeatures.AsyncToolSpecification tool(ToolSpec spec, ToolInvoker invoker) {
     ToolHints h = spec.hints();
     McpSchema.Tool tool =
         McpSchema.Tool.builder()
@@ -103,14 +102,24 @@ public final class McpAssembly {
                     h.openWorld(),
                     null))
             .build();
-    return new McpServerFeatures.SyncToolSpecification(
-        tool, (exchange, request) -> call(invoker, spec.name(), exchange, request));
+    if (spec.blocking()) {
+      return new McpServerFeatures.AsyncToolSpecification(
+          tool,
+          (exchange, request) ->
+              Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request))
+                  .subscribeOn(Schedulers.boundedElastic()));
+    }
+    // Quick tools answer on the thread that read the request: no hand-off to another thread.
+    return new McpServerFeatures.AsyncToolSpecification(
+        tool,
+        (exchange, request) ->
+            Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request)));
   }
 
   private static McpSchema.CallToolResult call(
       ToolInvoker invoker,
       String name,
-      McpSyncServerExchange exchange,
+      McpAsyncServerExchange exchange,
       McpSchema.CallToolRequest request) {
     JsonNode args =
         request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
@@ -122,35 +131,40 @@ public final class McpAssembly {
     if (!outcome.isError()) {
       // Errors travel as text only: clients check structuredContent against the output schema,
       // which describes success, even on results marked isError.
-      result.structuredContent(Json.mapper().convertValue(outcome.body(), MAP));
+      result.structuredContent(outcome.body());
     }
     return result.build();
   }
 
   private static ToolContext.ProgressSink progressSink(
-      McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+      McpAsyncServerExchange exchange, McpSchema.CallToolRequest request) {
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
     if (token == null) {
       return ToolContext.ProgressSink.NONE;
     }
     return (progress, total, message) ->
-        exchange.progressNotification(
-            new McpSchema.ProgressNotification(token, progress, total, message));
+        exchange
+            .progressNotification(
+                new McpSchema.ProgressNotification(token, progress, total, message))
+            .block();
   }
 
-  private static McpServerFeatures.SyncPromptSpecification prompt(PromptSpec spec) {
+  private static McpServerFeatures.AsyncPromptSpecification prompt(PromptSpec spec) {
     McpSchema.Prompt prompt = new McpSchema.Prompt(spec.name(), spec.description(), List.of());
-    return new McpServerFeatures.SyncPromptSpecification(
+    return new McpServerFeatures.AsyncPromptSpecification(
         prompt,
         (exchange, request) ->
-            new McpSchema.GetPromptResult(
-                spec.description(),
-                List.of(
-                    new McpSchema.PromptMessage(
-                        McpSchema.Role.USER, new McpSchema.TextContent(spec.body().get())))));
+            Mono.fromSupplier(
+                () ->
+                    new McpSchema.GetPromptResult(
+                        spec.description(),
+                        List.of(
+                            new McpSchema.PromptMessage(
+                                McpSchema.Role.USER,
+                                new McpSchema.TextContent(spec.body().get()))))));
   }
 
-  private static McpServerFeatures.SyncResourceSpecification resource(ResourceSpec spec) {
+  private static McpServerFeatures.AsyncResourceSpecification resource(ResourceSpec spec) {
     McpSchema.Resource resource =
         McpSchema.Resource.builder()
             .uri(spec.uri())
@@ -158,13 +172,15 @@ public final class McpAssembly {
             .description(spec.description())
             .mimeType(spec.mimeType())
             .build();
-    return new McpServerFeatures.SyncResourceSpecification(
+    return new McpServerFeatures.AsyncResourceSpecification(
         resource,
         (exchange, request) ->
-            new McpSchema.ReadResourceResult(
-                List.of(
-                    new McpSchema.TextResourceContents(
-                        spec.uri(), spec.mimeType(), spec.content().get()))));
+            Mono.fromSupplier(
+                () ->
+                    new McpSchema.ReadResourceResult(
+                        List.of(
+                            new McpSchema.TextResourceContents(
+                                spec.uri(), spec.mimeType(), spec.content().get())))));
   }
 
   /**

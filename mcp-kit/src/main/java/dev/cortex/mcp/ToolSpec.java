@@ -9,6 +9,8 @@ import java.util.regex.Pattern;
  * handler that does the work. The same spec serves MCP and {@code cortex tools call}.
  *
  * @param spillLimit characters of text output above which the output is spilled to disk, or 0
+ * @param blocking whether the tool may block for long (a process, a person, the network): such
+ *     tools run on a worker thread so the server keeps reading requests meanwhile
  */
 public record ToolSpec(
     String name,
@@ -18,6 +20,7 @@ public record ToolSpec(
     Map<String, Object> outputSchema,
     ToolHints hints,
     int spillLimit,
+    boolean blocking,
     ToolHandler handler) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -56,6 +59,7 @@ public record ToolSpec(
     private Map<String, Object> outputSchema;
     private ToolHints hints;
     private int spillLimit;
+    private boolean blocking;
 
     private Builder(String name, ToolHandler handler) {
       this.name = name;
@@ -92,9 +96,23 @@ public record ToolSpec(
       return this;
     }
 
+    /** Marks the tool as one that may block for long; see {@link ToolSpec#blocking()}. */
+    public Builder blocking() {
+      this.blocking = true;
+      return this;
+    }
+
     public ToolSpec build() {
       return new ToolSpec(
-          name, title, description, inputSchema, outputSchema, hints, spillLimit, handler);
+          name,
+          title,
+          description,
+          inputSchema,
+          outputSchema,
+          hints,
+          spillLimit,
+          blocking,
+          handler);
     }
   }
 }

@@ -20,9 +20,13 @@ public final class Warmup {
 
   /** Starts the warm-up on a daemon thread and returns at once. */
   public static void start() {
-    Thread thread = new Thread(Warmup::run, "cortex-warmup");
+    inBackground(Warmup::run);
+  }
+
+  /** Runs further preparation (e.g. compiling tool schemas) on a daemon thread. */
+  public static void inBackground(Runnable work) {
+    Thread thread = new Thread(work, "cortex-warmup");
     thread.setDaemon(true);
-    thread.setPriority(Thread.MIN_PRIORITY);
     thread.start();
   }
 

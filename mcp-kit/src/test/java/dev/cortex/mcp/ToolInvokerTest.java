@@ -31,7 +31,10 @@ class ToolInvokerTest {
   ToolInvoker invoker(ToolSpec... specs) {
     CortexHome home = new CortexHome(temp.resolve("home"), temp.resolve("home/data"));
     return new ToolInvoker(
-        List.of(specs), home, Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC));
+        List.of(specs),
+        home,
+        Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC),
+        true);
   }
 
   static ToolSpec.Builder tool(String name, ToolHandler handler) {

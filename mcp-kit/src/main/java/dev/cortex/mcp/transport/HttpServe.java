@@ -2,7 +2,7 @@ package dev.cortex.mcp.transport;
 
 import dev.cortex.mcp.McpAssembly;
 import dev.cortex.mcp.StartupException;
-import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
 import java.net.InetAddress;
@@ -29,10 +29,10 @@ public final class HttpServe {
 
   private final Server server;
   private final ServerConnector connector;
-  private final McpSyncServer mcp;
+  private final McpAsyncServer mcp;
   private final Options options;
 
-  private HttpServe(Server server, ServerConnector connector, McpSyncServer mcp, Options options) {
+  private HttpServe(Server server, ServerConnector connector, McpAsyncServer mcp, Options options) {
     this.server = server;
     this.connector = connector;
     this.mcp = mcp;
@@ -113,7 +113,7 @@ public final class HttpServe {
    */
   public static HttpServe start(
       Options options,
-      Function<HttpServletStreamableServerTransportProvider, McpSyncServer> serverFactory)
+      Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
       throws Exception {
     boolean loopback = isLoopback(options.bind());
     if (!loopback && options.token() == null) {
@@ -129,7 +129,7 @@ public final class HttpServe {
             .mcpEndpoint(ENDPOINT)
             .maxRequestSize(options.maxBodyBytes())
             .build();
-    McpSyncServer mcp = serverFactory.apply(provider);
+    McpAsyncServer mcp = serverFactory.apply(provider);
 
     QueuedThreadPool threads = new QueuedThreadPool(64, 4);
     threads.setName("cortex-http");
@@ -179,7 +179,7 @@ public final class HttpServe {
   /** Stops serving and closes every session. */
   public void stop() {
     try {
-      mcp.closeGracefully();
+      mcp.closeGracefully().block(java.time.Duration.ofSeconds(5));
       server.stop();
     } catch (Exception e) {
       throw new IllegalStateException("stopping the HTTP server failed", e);
