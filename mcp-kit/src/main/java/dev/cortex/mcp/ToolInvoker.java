@@ -44,12 +44,24 @@ public final class ToolInvoker {
     this.checkOutputs = checkOutputs;
   }
 
-  /** Compiles every schema now, so that no first call pays for it. Safe to call concurrently. */
+  /**
+   * Compiles every schema and runs the argument-checking path once per tool (with arguments that
+   * are refused before any handler runs), and calls the tools that declare warm-up arguments, so
+   * that no first call pays for class loading. Safe to call concurrently with real calls.
+   */
   public void prepare() {
+    JsonNode refused = Json.tree(java.util.Map.of("\u0000warm-up", true));
     for (Entry entry : tools.values()) {
-      entry.input.problems(Json.tree(java.util.Map.of()));
+      call(entry.spec.name(), refused, ToolContext.ProgressSink.NONE).text();
+      if (entry.spec.warmUpArguments() != null) {
+        call(
+                entry.spec.name(),
+                Json.tree(entry.spec.warmUpArguments()),
+                ToolContext.ProgressSink.NONE)
+            .text();
+      }
       if (checkOutputs) {
-        entry.output.problems(Json.tree(java.util.Map.of()));
+        entry.output.problems(refused);
       }
     }
   }

@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
  * @param spillLimit characters of text output above which the output is spilled to disk, or 0
  * @param blocking whether the tool may block for long (a process, a person, the network): such
  *     tools run on a worker thread so the server keeps reading requests meanwhile
+ * @param warmUpArguments arguments with which the server may call this tool once in the background
+ *     at start-up, so that the first real call is quick; null for tools that must not be called
+ *     unasked (anything that writes, blocks or reaches out)
  */
 public record ToolSpec(
     String name,
@@ -21,6 +24,7 @@ public record ToolSpec(
     ToolHints hints,
     int spillLimit,
     boolean blocking,
+    Map<String, Object> warmUpArguments,
     ToolHandler handler) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -38,6 +42,10 @@ public record ToolSpec(
     Objects.requireNonNull(handler, "handler of " + name);
     if (!"object".equals(inputSchema.get("type")) || !"object".equals(outputSchema.get("type"))) {
       throw new IllegalArgumentException("schemas of " + name + " must be objects");
+    }
+    if (warmUpArguments != null && (!hints.readOnly() || hints.openWorld() || blocking)) {
+      throw new IllegalArgumentException(
+          "only read-only, closed-world, quick tools may be warmed up: " + name);
     }
     if (spillLimit < 0) {
       throw new IllegalArgumentException("spillLimit of " + name + " must not be negative");
@@ -60,6 +68,7 @@ public record ToolSpec(
     private ToolHints hints;
     private int spillLimit;
     private boolean blocking;
+    private Map<String, Object> warmUpArguments;
 
     private Builder(String name, ToolHandler handler) {
       this.name = name;
@@ -102,6 +111,14 @@ public record ToolSpec(
       return this;
     }
 
+    /**
+     * Lets the server call this tool with {@code arguments} once at start-up, in the background.
+     */
+    public Builder warmUpWith(Map<String, Object> arguments) {
+      this.warmUpArguments = Map.copyOf(arguments);
+      return this;
+    }
+
     public ToolSpec build() {
       return new ToolSpec(
           name,
@@ -112,6 +129,7 @@ public record ToolSpec(
           hints,
           spillLimit,
           blocking,
+          warmUpArguments,
           handler);
     }
   }

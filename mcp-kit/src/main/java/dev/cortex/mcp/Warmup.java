@@ -47,6 +47,17 @@ public final class Warmup {
                 "warm-up");
         mapper.writeValueAsString(McpSchema.JSONRPCResponse.result(request.id(), result));
       }
+      McpSchema.CallToolRequest call =
+          mapper.convertValue(
+              java.util.Map.of("name", "warmup", "arguments", java.util.Map.of("a", 1)),
+              McpSchema.CallToolRequest.class);
+      McpSchema.CallToolResult callResult =
+          McpSchema.CallToolResult.builder()
+              .addTextContent(call.name())
+              .structuredContent(Json.tree(call.arguments()))
+              .isError(false)
+              .build();
+      mapper.writeValueAsString(McpSchema.JSONRPCResponse.result(1, callResult));
       Mono.just(1).subscribeOn(Schedulers.boundedElastic()).block();
       Json.mapper().writeValueAsString(java.util.Map.of("warm", true));
     } catch (Exception | LinkageError e) {

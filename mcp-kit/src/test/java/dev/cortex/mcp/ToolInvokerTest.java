@@ -193,4 +193,48 @@ class ToolInvokerTest {
     assertThat(outcome.body().path("output").path("saved_to").isNull()).isTrue();
     assertThat(temp.resolve("home/tmp")).doesNotExist();
   }
+
+  @Test
+  void prepare_callsOnlyToolsThatDeclareWarmUpArguments_withThoseArguments() {
+    java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ToolSpec warm =
+        tool(
+                "warm",
+                call -> {
+                  seen.add("warm " + call.arguments());
+                  return Map.of();
+                })
+            .input(Schema.object().optional("zone", Schema.string("z")).build())
+            .output(Schema.object().build())
+            .warmUpWith(Map.of("zone", "UTC"))
+            .build();
+    ToolSpec cold =
+        tool(
+                "cold",
+                call -> {
+                  seen.add("cold");
+                  return Map.of();
+                })
+            .output(Schema.object().build())
+            .build();
+
+    invoker(warm, cold).prepare();
+
+    assertThat(seen).containsExactly("warm {\"zone\":\"UTC\"}");
+  }
+
+  @Test
+  void warmUpWith_onAToolThatWrites_isRefusedAtDefinition() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                ToolSpec.builder("write", call -> Map.of())
+                    .title("w")
+                    .description("w")
+                    .output(Schema.object().build())
+                    .hints(new ToolHints(false, true, false, false))
+                    .warmUpWith(Map.of())
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("write");
+  }
 }

@@ -64,6 +64,7 @@ final class CurrentTime {
                 .required("day_of_week", Schema.string("Day of the week in the zone, e.g. Monday."))
                 .build())
         .hints(new ToolHints(true, false, false, false))
+        .warmUpWith(java.util.Map.of("timezone", "UTC"))
         .build();
   }
 

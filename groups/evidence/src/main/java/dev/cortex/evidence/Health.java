@@ -28,6 +28,7 @@ final class Health {
                 .required("version", Schema.string("The Cortex version."))
                 .build())
         .hints(new ToolHints(true, false, true, false))
+        .warmUpWith(java.util.Map.of())
         .build();
   }
 }
