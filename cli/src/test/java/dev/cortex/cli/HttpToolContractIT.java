@@ -1,16 +1,12 @@
 package dev.cortex.cli;
 
-import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The tool contract over MCP on streamable HTTP, with the Java SDK client. */
-class HttpToolContractIT extends ToolContract {
+class HttpToolContractIT extends SdkClientContract {
   static HttpServer server;
-  static McpSyncClient client;
 
   @BeforeAll
   static void connect() throws Exception {
@@ -24,22 +20,10 @@ class HttpToolContractIT extends ToolContract {
   }
 
   @AfterAll
-  static void close() throws Exception {
-    if (client != null) {
-      client.closeGracefully();
-    }
+  static void stopServer() throws Exception {
+    closeClient();
     if (server != null) {
       server.close();
     }
-  }
-
-  @Override
-  Outcome call(String tool, Map<String, Object> arguments) {
-    return McpClients.call(client, tool, arguments);
-  }
-
-  @Override
-  List<Listed> list() {
-    return McpClients.list(client);
   }
 }

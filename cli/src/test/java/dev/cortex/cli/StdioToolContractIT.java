@@ -1,16 +1,12 @@
 package dev.cortex.cli;
 
-import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The tool contract over MCP on stdio, with the Java SDK client driving the built program. */
-class StdioToolContractIT extends ToolContract {
-  static McpSyncClient client;
+class StdioToolContractIT extends SdkClientContract {
 
   @BeforeAll
   static void connect() {
@@ -21,22 +17,5 @@ class StdioToolContractIT extends ToolContract {
             .env(CortexProcess.env(home))
             .build();
     client = McpClients.connect(new StdioClientTransport(server, McpClients.MAPPER));
-  }
-
-  @AfterAll
-  static void close() {
-    if (client != null) {
-      client.closeGracefully();
-    }
-  }
-
-  @Override
-  Outcome call(String tool, Map<String, Object> arguments) {
-    return McpClients.call(client, tool, arguments);
-  }
-
-  @Override
-  List<Listed> list() {
-    return McpClients.list(client);
   }
 }
