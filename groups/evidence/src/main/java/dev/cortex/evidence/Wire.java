@@ -1,0 +1,34 @@
+package dev.cortex.evidence;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** Enums whose JSON and SQL spelling is their lower-case name, e.g. {@code agent_reported}. */
+interface Wire {
+  String name();
+
+  /** The spelling used on the wire and in the database. */
+  default String wire() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The constant spelled {@code text}, or an exception naming the accepted spellings. */
+  static <E extends Enum<E> & Wire> E parse(Class<E> type, String text) {
+    for (E constant : type.getEnumConstants()) {
+      if (constant.wire().equals(text)) {
+        return constant;
+      }
+    }
+    throw new IllegalArgumentException("'" + text + "' is not one of " + spellings(type));
+  }
+
+  /** The accepted spellings, in declaration order, for schemas and messages. */
+  static <E extends Enum<E> & Wire> String[] values(Class<E> type) {
+    return Arrays.stream(type.getEnumConstants()).map(Wire::wire).toArray(String[]::new);
+  }
+
+  private static <E extends Enum<E> & Wire> String spellings(Class<E> type) {
+    return Arrays.stream(type.getEnumConstants()).map(Wire::wire).collect(Collectors.joining(", "));
+  }
+}
