@@ -50,6 +50,9 @@ final class CortexCommand implements Callable<Integer> {
     CommandLine config = new CommandLine(new ConfigCommand(io));
     config.addSubcommand("mcp", new ConfigCommand.WriteMcpConfig(io));
     line.addSubcommand("config", config);
+    CommandLine evidence = new CommandLine(new EvidenceCommand(io));
+    evidence.addSubcommand("set-policy", new EvidenceCommand.SetPolicy(io));
+    line.addSubcommand("evidence", evidence);
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));

@@ -4,13 +4,16 @@ import dev.cortex.core.CoreGroup;
 import dev.cortex.evidence.EvidenceGroup;
 import dev.cortex.mcp.CapabilityGroup;
 import dev.cortex.mcp.GroupRegistry;
+import dev.cortex.storage.Database;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Every capability group of this program. Add a group here and it can be selected. */
 final class Groups {
   private Groups() {}
 
-  static GroupRegistry registry() {
+  static GroupRegistry registry(Io io) {
+    Supplier<Database> database = database(io);
     return GroupRegistry.builder()
         .add(CoreGroup.NAME, CoreGroup.SERVER_KEY, CoreGroup::create)
         .add(
@@ -55,13 +58,33 @@ final class Groups {
             "cortex-feishu",
             () -> pending("feishu", "cortex-feishu", "File delivery to Feishu."))
         .add(
-            EvidenceGroup.NAME, EvidenceGroup.SERVER_KEY, () -> EvidenceGroup.create(Version.get()))
+            EvidenceGroup.NAME,
+            EvidenceGroup.SERVER_KEY,
+            () -> EvidenceGroup.create(Version.get(), database))
         .add(
             "workflows",
             "cortex",
             () -> pending("workflows", "cortex", "Saved workflows: preflight, run and inspect."))
         .defaults("cortex", EvidenceGroup.NAME, "workflows")
         .build();
+  }
+
+  /**
+   * The one database of this process, with every area's migrations, opened on first use. Nothing
+   * touches the disk until a tool needs it.
+   */
+  static Supplier<Database> database(Io io) {
+    return new Supplier<>() {
+      private Database database;
+
+      @Override
+      public synchronized Database get() {
+        if (database == null) {
+          database = new Database(io.home(), List.of(EvidenceGroup.storageArea()));
+        }
+        return database;
+      }
+    };
   }
 
   /** A group whose tools are not served by this version yet: selectable, with no tools. */

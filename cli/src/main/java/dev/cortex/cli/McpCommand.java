@@ -95,7 +95,7 @@ final class McpCommand implements Callable<Integer> {
     StartupTrace.mark("command parsed");
     Composition composition =
         Composition.select(
-            Groups.registry(),
+            Groups.registry(io),
             bundles,
             io.env("CORTEX_MCP_BUNDLES"),
             io.env("CORTEX_MCP_TOOL_ALLOWLIST"));
@@ -110,7 +110,7 @@ final class McpCommand implements Callable<Integer> {
       io.err()
           .println(
               ConnectHint.text(
-                  Launcher.command(io), composition.serverKey(Groups.registry()), bundles));
+                  Launcher.command(io), composition.serverKey(Groups.registry(io)), bundles));
     }
     StdioTransport transport =
         new StdioTransport(

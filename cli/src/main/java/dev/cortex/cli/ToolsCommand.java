@@ -40,7 +40,7 @@ final class ToolsCommand implements Callable<Integer> {
 
   static Composition compose(Io io, String bundles) {
     return Composition.select(
-        Groups.registry(),
+        Groups.registry(io),
         bundles,
         io.env("CORTEX_MCP_BUNDLES"),
         io.env("CORTEX_MCP_TOOL_ALLOWLIST"));
@@ -139,7 +139,7 @@ final class ToolsCommand implements Callable<Integer> {
           compose(
               io,
               bundles == null && io.env("CORTEX_MCP_BUNDLES") == null
-                  ? String.join(",", Groups.registry().names())
+                  ? String.join(",", Groups.registry(io).names())
                   : bundles);
       JsonNode args;
       String text = arguments == null ? "{}" : arguments;

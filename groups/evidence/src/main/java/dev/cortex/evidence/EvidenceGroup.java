@@ -1,7 +1,13 @@
 package dev.cortex.evidence;
 
 import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.ToolSpec;
+import dev.cortex.storage.Area;
+import dev.cortex.storage.Database;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The {@code evidence} group: a local ledger of claims, evidence, assumptions and deterministic
@@ -13,11 +19,31 @@ public final class EvidenceGroup {
 
   private EvidenceGroup() {}
 
-  public static CapabilityGroup create(String version) {
+  /**
+   * The group's tools over the shared database. The database is asked for on the first call that
+   * needs it, so serving (and {@code cortex_health}) never opens it.
+   */
+  public static CapabilityGroup create(String version, Supplier<Database> database) {
+    List<ToolSpec> tools = new ArrayList<>();
+    tools.add(Health.spec(version));
+    tools.addAll(new EvidenceTools(new Ledger(database)).specs());
     return CapabilityGroup.ofTools(
         NAME,
         SERVER_KEY,
         "Claims, evidence, assumptions and deterministic reviews in a local ledger.",
-        List.of(Health.spec(version)));
+        tools);
+  }
+
+  /** The evidence area's tables and migrations, for whoever opens the shared database. */
+  public static Area storageArea() {
+    return EvidenceSchema.area();
+  }
+
+  /** Sets a project's review policy (creating the project if needed): a human's act, not a tool. */
+  public static String provision(
+      Database database, String projectId, String policyVersion, Instant now) {
+    return new Ledger(() -> database)
+        .provision(projectId, Policy.ofVersion(policyVersion), now)
+        .version();
   }
 }
