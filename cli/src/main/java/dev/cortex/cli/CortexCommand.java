@@ -53,6 +53,7 @@ final class CortexCommand implements Callable<Integer> {
     CommandLine evidence = new CommandLine(new EvidenceCommand(io));
     evidence.addSubcommand("set-policy", new EvidenceCommand.SetPolicy(io));
     line.addSubcommand("evidence", evidence);
+    line.addSubcommand("collect-test", new CollectTestCommand(io));
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));
