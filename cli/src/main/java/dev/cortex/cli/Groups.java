@@ -3,8 +3,10 @@ package dev.cortex.cli;
 import dev.cortex.core.CoreGroup;
 import dev.cortex.evidence.EvidenceGroup;
 import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.storage.Database;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -80,7 +82,13 @@ final class Groups {
       @Override
       public synchronized Database get() {
         if (database == null) {
-          database = new Database(io.home(), List.of(EvidenceGroup.storageArea()));
+          CortexHome home = io.home();
+          if (System.getProperty("org.sqlite.tmpdir") == null) {
+            // SQLite's native library is unpacked here rather than in /tmp, which may be noexec.
+            Path dir = CortexHome.ensureDirectory(home.root().resolve("tmp").resolve("native"));
+            System.setProperty("org.sqlite.tmpdir", dir.toString());
+          }
+          database = new Database(home, List.of(EvidenceGroup.storageArea()));
         }
         return database;
       }
