@@ -42,8 +42,14 @@ public final class EvidenceGroup {
   /** Sets a project's review policy (creating the project if needed): a human's act, not a tool. */
   public static String provision(
       Database database, String projectId, String policyVersion, Instant now) {
-    return new Ledger(() -> database)
-        .provision(projectId, Policy.ofVersion(policyVersion), now)
-        .version();
+    if (projectId == null || !projectId.matches(Inputs.PROJECT_ID_PATTERN)) {
+      throw new IllegalArgumentException(
+          "'"
+              + projectId
+              + "' is not a project ID: use 1 to 128 letters, digits and . _ : / -,"
+              + " starting with a letter or digit.");
+    }
+    Policy policy = Policy.ofVersion(policyVersion);
+    return new Ledger(() -> database).provision(projectId, policy, now).version();
   }
 }

@@ -12,10 +12,13 @@ final class Inputs {
   static final int MAX_IDS = 16;
   static final int MAX_LIMIT = 20;
 
+  /** What a project ID may look like, for tools and the CLI alike. */
+  static final String PROJECT_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$";
+
   static Map<String, Object> projectId() {
     return Schema.pattern(
         "Project the records belong to, e.g. 'example-api'. Projects isolate records; they do not authenticate callers.",
-        "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$");
+        PROJECT_ID_PATTERN);
   }
 
   static Map<String, Object> recordId(String what) {

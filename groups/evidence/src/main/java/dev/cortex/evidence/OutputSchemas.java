@@ -42,8 +42,8 @@ final class OutputSchemas {
         .required("source_type", Schema.enumOf("Kind of source.", Wire.values(SourceType.class)))
         .required("source_ref", optStr("Reference to the source, e.g. a command or URL."))
         .required("collector", optStr("Who or what collected it."))
-        .required("observed_at", optStr("When it was observed (UTC)."))
-        .required("artifact_digest", optStr("SHA-256 of the artifact, as supplied."))
+        .required("observed_at", optStr("When it was observed (UTC, to the millisecond)."))
+        .required("artifact_digest", optStr("SHA-256 of the artifact as supplied, in lower case."))
         .build();
   }
 

@@ -19,7 +19,7 @@ final class Sql {
 
   /** UTC with milliseconds, fixed width, so that text order is time order. */
   private static final DateTimeFormatter STAMP =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   static String stamp(Instant instant) {
     return instant == null ? null : STAMP.format(instant);
