@@ -107,3 +107,9 @@ export function toolError(result) {
   const fromText = JSON.parse(result.content[0].text);
   return { structured: result.structuredContent, text: fromText.error };
 }
+
+/** The tools `cortex mcp --bundles core,evidence` serves, sorted. */
+export const EXPECTED_TOOLS = [
+  'cortex_add_evidence', 'cortex_create_claim', 'cortex_get_context', 'cortex_health',
+  'cortex_review', 'cortex_track_assumption', 'cortex_update_assumption', 'current_time',
+];

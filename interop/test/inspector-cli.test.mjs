@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import {
-  STARTUP_TIMEOUT_MS, cortexBin, ensureBuilt, interopDir, serverArgs, startHttpServer, stopProcess,
+  STARTUP_TIMEOUT_MS, cortexBin, ensureBuilt, interopDir, serverArgs, startHttpServer, stopProcess, EXPECTED_TOOLS,
 } from '../lib/cortex.mjs';
 
 const execFileP = promisify(execFile);
@@ -41,7 +41,7 @@ async function inspector(...args) {
 
 function assertToolList(result) {
   const byName = Object.fromEntries(result.tools.map((t) => [t.name, t]));
-  assert.deepEqual(Object.keys(byName).sort(), ['cortex_health', 'current_time']);
+  assert.deepEqual(Object.keys(byName).sort(), EXPECTED_TOOLS);
   for (const t of result.tools) {
     for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) {
       assert.equal(typeof t.annotations[hint], 'boolean', `${t.name}.${hint}`);

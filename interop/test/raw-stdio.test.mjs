@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import {
-  STARTUP_TIMEOUT_MS, cortexBin, ensureBuilt, exited, repoRoot, serverArgs, stopProcess, withTimeout,
+  STARTUP_TIMEOUT_MS, cortexBin, ensureBuilt, exited, repoRoot, serverArgs, stopProcess, withTimeout, EXPECTED_TOOLS,
 } from '../lib/cortex.mjs';
 
 /** Spawns the server and reads its stdout line by line. */
@@ -100,7 +100,7 @@ describe('raw stdio framing', { timeout: 600_000 }, () => {
     const list = assertJsonRpc(await s.nextLine());
     assert.equal(list.id, 4);
     const names = list.result.tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['cortex_health', 'current_time']);
+    assert.deepEqual(names, EXPECTED_TOOLS);
   });
 
   test('a batch (JSON array) line gets -32600 and the server keeps serving', async () => {

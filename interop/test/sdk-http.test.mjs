@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ensureBuilt, startHttpServer, stopProcess } from '../lib/cortex.mjs';
+import { EXPECTED_TOOLS, ensureBuilt, startHttpServer, stopProcess } from '../lib/cortex.mjs';
 
 describe('TypeScript SDK client over streamable HTTP', { timeout: 600_000 }, () => {
   let server;
@@ -37,7 +37,7 @@ describe('TypeScript SDK client over streamable HTTP', { timeout: 600_000 }, () 
   test('tools/list', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['cortex_health', 'current_time']);
+    assert.deepEqual(names, EXPECTED_TOOLS);
     for (const t of tools) {
       assert.equal(t.inputSchema.additionalProperties, false, t.name);
       assert.equal(t.outputSchema?.type, 'object', t.name);
