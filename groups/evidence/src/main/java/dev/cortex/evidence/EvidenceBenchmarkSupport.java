@@ -1,9 +1,7 @@
 package dev.cortex.evidence;
 
 import dev.cortex.evidence.Inputs.CriterionInput;
-import dev.cortex.evidence.Records.Claim;
 import dev.cortex.evidence.Records.ClaimWithEvidence;
-import dev.cortex.evidence.Records.Criterion;
 import dev.cortex.evidence.Records.Evidence;
 import dev.cortex.evidence.ReviewModel.ClaimEvaluation;
 import dev.cortex.evidence.ReviewModel.CriterionEvaluation;
@@ -23,7 +21,7 @@ import java.util.UUID;
 /**
  * Exists only for the evidence benchmark ({@code bench/evidence}), which lives in another module:
  * it reaches the package-private review engine and ledger through plain values. Not a product API;
- * nothing in Cortex uses it.
+ * nothing in Cortex uses it. One thread at a time.
  */
 public final class EvidenceBenchmarkSupport {
   private final Deque<String> nextIds = new ArrayDeque<>();
@@ -71,7 +69,7 @@ public final class EvidenceBenchmarkSupport {
     }
   }
 
-  /** A claim converted to the review engine's records once, so reviews time the engine alone. */
+  /** A claim and its evidence in memory, as a ledger review hands them to the review engine. */
   public static final class InMemoryClaim {
     private final ClaimWithEvidence target;
 
@@ -80,19 +78,7 @@ public final class EvidenceBenchmarkSupport {
     }
   }
 
-  public static InMemoryClaim inMemory(ClaimSpec spec) {
-    List<Criterion> criteria =
-        spec.criteria().stream()
-            .map(k -> new Criterion(k.id(), k.key(), "Criterion " + k.key() + ".", k.required()))
-            .toList();
-    Claim claim =
-        new Claim(spec.id(), spec.projectId(), spec.statement(), criteria, spec.createdAt());
-    return new InMemoryClaim(
-        new ClaimWithEvidence(
-            claim, spec.evidence().stream().map(e -> evidence(spec, e)).toList()));
-  }
-
-  /** The pure review: {@code Reviewer.reviewClaim} on records in memory. */
+  /** The pure review: {@code Reviewer.reviewClaim} on records in memory, nothing stored. */
   public static Review review(String policyVersion, InMemoryClaim claim) {
     ReviewModel.Outcome outcome =
         Reviewer.reviewClaim(Policy.ofVersion(policyVersion), claim.target);
@@ -213,11 +199,7 @@ public final class EvidenceBenchmarkSupport {
           .map(
               f ->
                   new FindingRow(
-                      f.ruleId().name(),
-                      f.severity().wire(),
-                      f.criterionId(),
-                      f.evidenceCount(),
-                      f.message()))
+                      f.ruleId().name(), f.severity().wire(), f.criterionId(), f.evidenceCount()))
           .toList();
     }
 
@@ -237,6 +219,5 @@ public final class EvidenceBenchmarkSupport {
   }
 
   /** A finding; {@code criterionId} is null for claim-level findings. */
-  public record FindingRow(
-      String rule, String severity, String criterionId, int evidenceCount, String message) {}
+  public record FindingRow(String rule, String severity, String criterionId, int evidenceCount) {}
 }
