@@ -82,7 +82,7 @@ public final class EvidenceBench {
       EvidenceBenchmarkSupport ledger = new EvidenceBenchmarkSupport(database);
       long seedNanos = seed(ledger, claim);
       storage = EvidenceProbe.storage(database, claim, seedNanos);
-      InMemoryClaim loaded = ledger.load(PROJECT, claim.id());
+      InMemoryClaim loaded = EvidenceBenchmarkSupport.inMemory(claim);
       for (String policy : POLICIES) {
         policies.add(policyRun(ledger, claim, loaded, policy));
       }

@@ -22,9 +22,8 @@ import java.util.function.Supplier;
  * alone; the ledger's own code is what {@link EvidenceBench} measures as a whole.
  */
 final class EvidenceProbe {
-  /** The evidence query of {@code Ledger.reviewClaim}. */
-  static final String EVIDENCE_QUERY =
-      "SELECT * FROM evidence_records WHERE claim_id = ? ORDER BY evidence_id";
+  /** The evidence query of {@code Ledger.reviewClaim}: counts and first IDs per group. */
+  static final String EVIDENCE_QUERY = EvidenceBenchmarkSupport.TALLY_QUERY;
 
   private final Database database;
   private final EvidenceBenchmarkSupport ledger;
@@ -69,9 +68,6 @@ final class EvidenceProbe {
    * weighs on them alike. The evaluation reviews the records just loaded, as the ledger does.
    */
   EvidenceResults.Phases phases(String policy, Supplier<Review> review) {
-    String unsorted = EVIDENCE_QUERY.replace(" ORDER BY evidence_id", "");
-    String reviewColumns =
-        EVIDENCE_QUERY.replace("*", "evidence_id, criterion_id, relation, origin");
     Review saved = review.get();
     long[][] nanos = new long[Part.values().length][repeats];
     for (int i = -warmup; i < repeats; i++) {
@@ -92,8 +88,6 @@ final class EvidenceProbe {
       sink += saved.snapshotBytes();
       round[Part.SNAPSHOT.ordinal()] = lap(start);
       round[Part.QUERY.ordinal()] = query(EVIDENCE_QUERY);
-      round[Part.QUERY_UNSORTED.ordinal()] = query(unsorted);
-      round[Part.QUERY_REVIEW_COLUMNS.ordinal()] = query(reviewColumns);
       for (int p = 0; i >= 0 && p < round.length; p++) {
         nanos[p][i] = round[p];
       }
@@ -107,9 +101,7 @@ final class EvidenceProbe {
     LOAD,
     EVALUATE,
     SNAPSHOT,
-    QUERY,
-    QUERY_UNSORTED,
-    QUERY_REVIEW_COLUMNS
+    QUERY
   }
 
   private static long lap(long start) {

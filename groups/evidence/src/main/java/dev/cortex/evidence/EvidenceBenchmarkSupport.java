@@ -1,7 +1,7 @@
 package dev.cortex.evidence;
 
 import dev.cortex.evidence.Inputs.CriterionInput;
-import dev.cortex.evidence.Records.ClaimWithEvidence;
+import dev.cortex.evidence.Records.ClaimTallies;
 import dev.cortex.evidence.Records.Evidence;
 import dev.cortex.evidence.ReviewModel.ClaimEvaluation;
 import dev.cortex.evidence.ReviewModel.CriterionEvaluation;
@@ -69,19 +69,47 @@ public final class EvidenceBenchmarkSupport {
     }
   }
 
-  /** A claim and its evidence in memory, as a ledger review hands them to the review engine. */
-  public static final class InMemoryClaim {
-    private final ClaimWithEvidence target;
+  /** The ledger's query that tallies a claim's evidence (one parameter: the claim ID). */
+  public static final String TALLY_QUERY = Ledger.TALLY_SQL;
 
-    private InMemoryClaim(ClaimWithEvidence target) {
+  /**
+   * A claim's evidence as the review engine takes it: tallies, either counted in memory from the
+   * records on every review, or loaded once from the database.
+   */
+  public static final class InMemoryClaim {
+    private final java.util.function.Supplier<ClaimTallies> target;
+
+    private InMemoryClaim(java.util.function.Supplier<ClaimTallies> target) {
       this.target = target;
     }
   }
 
-  /** The pure review: {@code Reviewer.reviewClaim} on records in memory, nothing stored. */
+  /**
+   * The claim's records in memory; each review tallies them anew (as a records-based engine would).
+   */
+  public static InMemoryClaim inMemory(ClaimSpec spec) {
+    Records.Claim claim =
+        new Records.Claim(
+            spec.id(),
+            spec.projectId(),
+            spec.statement(),
+            spec.criteria().stream()
+                .map(
+                    k ->
+                        new Records.Criterion(
+                            k.id(), k.key(), "Criterion " + k.key() + ".", k.required()))
+                .toList(),
+            spec.createdAt());
+    Records.ClaimWithEvidence records =
+        new Records.ClaimWithEvidence(
+            claim, spec.evidence().stream().map(e -> evidence(spec, e)).toList());
+    return new InMemoryClaim(records::tallies);
+  }
+
+  /** The pure review: {@code Reviewer.reviewClaim} on the claim's tallies, nothing stored. */
   public static Review review(String policyVersion, InMemoryClaim claim) {
     ReviewModel.Outcome outcome =
-        Reviewer.reviewClaim(Policy.ofVersion(policyVersion), claim.target);
+        Reviewer.reviewClaim(Policy.ofVersion(policyVersion), claim.target.get());
     return new Review(outcome.status(), outcome.claimEvaluations(), outcome.findings(), outcome);
   }
 
@@ -124,22 +152,13 @@ public final class EvidenceBenchmarkSupport {
   }
 
   /**
-   * Loads the claim and its evidence as {@code Ledger.reviewClaim} does (same queries, same row
-   * mapping), in a read transaction: the load phase of a ledger review, timed on its own.
+   * Loads the claim and the tallies of its evidence as {@code Ledger.reviewClaim} does (the same
+   * queries), in a read transaction: the load phase of a ledger review, timed on its own.
    */
   public InMemoryClaim load(String projectId, String claimId) {
-    return new InMemoryClaim(
-        ledger
-            .database()
-            .read(
-                c ->
-                    new ClaimWithEvidence(
-                        Ledger.claim(c, projectId, claimId),
-                        Sql.query(
-                            c,
-                            "SELECT * FROM evidence_records WHERE claim_id = ? ORDER BY evidence_id",
-                            Ledger::evidence,
-                            claimId))));
+    ClaimTallies loaded =
+        ledger.database().read(c -> Ledger.tallies(c, Ledger.claim(c, projectId, claimId)));
+    return new InMemoryClaim(() -> loaded);
   }
 
   private static Evidence evidence(ClaimSpec claim, EvidenceSpec e) {

@@ -3,9 +3,10 @@ package dev.cortex.evidence;
 import dev.cortex.evidence.Inputs.CriterionInput;
 import dev.cortex.evidence.Records.Assumption;
 import dev.cortex.evidence.Records.Claim;
-import dev.cortex.evidence.Records.ClaimWithEvidence;
+import dev.cortex.evidence.Records.ClaimTallies;
 import dev.cortex.evidence.Records.Criterion;
 import dev.cortex.evidence.Records.Evidence;
+import dev.cortex.evidence.Records.Tally;
 import dev.cortex.evidence.Results.AddedEvidence;
 import dev.cortex.evidence.Results.CreatedClaim;
 import dev.cortex.evidence.Results.CriterionRef;
@@ -225,7 +226,7 @@ final class Ledger {
         .write(
             c -> {
               Policy policy = policy(c, projectId);
-              ClaimWithEvidence target = withEvidence(c, claim(c, projectId, claimId));
+              ClaimTallies target = tallies(c, claim(c, projectId, claimId));
               ReviewModel.Outcome outcome = Reviewer.reviewClaim(policy, target);
               return save(c, projectId, "claim", claimId, null, List.of(), List.of(), outcome, now);
             });
@@ -242,9 +243,9 @@ final class Ledger {
         .write(
             c -> {
               Policy policy = policy(c, projectId);
-              List<ClaimWithEvidence> claims = new ArrayList<>();
+              List<ClaimTallies> claims = new ArrayList<>();
               for (String claimId : claimIds) {
-                claims.add(withEvidence(c, claim(c, projectId, claimId)));
+                claims.add(tallies(c, claim(c, projectId, claimId)));
               }
               List<Assumption> assumptions = new ArrayList<>();
               for (String assumptionId : assumptionIds) {
@@ -354,14 +355,38 @@ final class Ledger {
     return new Claim(claim.id(), claim.projectId(), claim.statement(), criteria, claim.createdAt());
   }
 
-  private static ClaimWithEvidence withEvidence(Connection c, Claim claim) throws SQLException {
-    return new ClaimWithEvidence(
-        claim,
+  /** Counts and first IDs per criterion, relation and origin of one claim's evidence (?1). */
+  static final String TALLY_SQL =
+      """
+            SELECT criterion_id, relation, origin, COUNT(*),
+              (SELECT group_concat(evidence_id) FROM (
+                 SELECT evidence_id FROM evidence_records f
+                 WHERE f.claim_id = ?1 AND f.criterion_id IS e.criterion_id
+                   AND f.relation = e.relation AND f.origin = e.origin
+                 ORDER BY f.evidence_id LIMIT 3))
+            FROM evidence_records e
+            WHERE e.claim_id = ?1
+            GROUP BY criterion_id, relation, origin""";
+
+  /**
+   * The claim's evidence counted per criterion, relation and origin, with the three smallest IDs of
+   * each group: an index-only aggregate instead of reading every record.
+   */
+  static ClaimTallies tallies(Connection c, Claim claim) throws SQLException {
+    List<Tally> tallies =
         Sql.query(
             c,
-            "SELECT * FROM evidence_records WHERE claim_id = ? ORDER BY evidence_id",
-            Ledger::evidence,
-            claim.id()));
+            TALLY_SQL,
+            rs ->
+                Tally.of(
+                    new Tally.Key(
+                        rs.getString(1),
+                        Wire.parse(Relation.class, rs.getString(2)),
+                        Wire.parse(Origin.class, rs.getString(3))),
+                    rs.getInt(4),
+                    List.of(rs.getString(5).split(","))),
+            claim.id());
+    return new ClaimTallies(claim, tallies);
   }
 
   static Evidence evidence(ResultSet rs) throws SQLException {

@@ -2,9 +2,10 @@ package dev.cortex.evidence;
 
 import dev.cortex.evidence.Records.Assumption;
 import dev.cortex.evidence.Records.Claim;
+import dev.cortex.evidence.Records.ClaimTallies;
 import dev.cortex.evidence.Records.ClaimWithEvidence;
 import dev.cortex.evidence.Records.Criterion;
-import dev.cortex.evidence.Records.Evidence;
+import dev.cortex.evidence.Records.Tally;
 import dev.cortex.evidence.ReviewModel.ClaimEvaluation;
 import dev.cortex.evidence.ReviewModel.ClaimStatus;
 import dev.cortex.evidence.ReviewModel.CriterionEvaluation;
@@ -15,17 +16,26 @@ import dev.cortex.evidence.ReviewModel.Rule;
 import dev.cortex.evidence.ReviewModel.Severity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * Deterministic reviews: the same records and policy always give the same evaluations and the same
- * findings in the same order. Pure: no storage, no clock.
+ * findings in the same order. Pure: no storage, no clock. Works on tallies of the evidence, so its
+ * cost grows with criteria, relations and origins, not with the number of records.
  */
 final class Reviewer {
   private Reviewer() {}
 
-  /** Reviews one claim: the outcome's status is the claim's status. */
   static ReviewModel.Outcome reviewClaim(Policy policy, ClaimWithEvidence target) {
+    return reviewClaim(policy, target.tallies());
+  }
+
+  /** Reviews one claim: the outcome's status is the claim's status. */
+  static ReviewModel.Outcome reviewClaim(Policy policy, ClaimTallies target) {
     ClaimEvaluation evaluation = evaluate(policy, target);
     List<Finding> findings = new ArrayList<>(claimFindings(policy, target, evaluation));
     findings.sort(Finding.ORDER);
@@ -35,10 +45,10 @@ final class Reviewer {
 
   /** Reviews a proposed decision over the referenced claims and assumptions. */
   static ReviewModel.Outcome reviewDecision(
-      Policy policy, List<ClaimWithEvidence> claims, List<Assumption> assumptions) {
+      Policy policy, List<ClaimTallies> claims, List<Assumption> assumptions) {
     List<ClaimEvaluation> evaluations = new ArrayList<>();
     List<Finding> findings = new ArrayList<>();
-    for (ClaimWithEvidence claim : claims) {
+    for (ClaimTallies claim : claims) {
       ClaimEvaluation evaluation = evaluate(policy, claim);
       evaluations.add(evaluation);
       findings.addAll(claimFindings(policy, claim, evaluation));
@@ -52,6 +62,10 @@ final class Reviewer {
   }
 
   static ClaimEvaluation evaluate(Policy policy, ClaimWithEvidence target) {
+    return evaluate(policy, target.tallies());
+  }
+
+  static ClaimEvaluation evaluate(Policy policy, ClaimTallies target) {
     Claim claim = target.claim();
     List<Criterion> required = claim.required();
     List<CriterionEvaluation> outcomes = new ArrayList<>();
@@ -59,7 +73,7 @@ final class Reviewer {
     boolean allAdmissiblySupported = !required.isEmpty();
     boolean allReported = !required.isEmpty();
     for (Criterion criterion : required) {
-      Linked linked = Linked.of(policy, target.evidence(), criterion.id());
+      Linked linked = Linked.of(policy, target.tallies(), criterion.id());
       outcomes.add(new CriterionEvaluation(linked.outcome(), criterion.id(), criterion.key()));
       anyAdmissibleContradiction |= linked.admissibleContradictions > 0;
       allAdmissiblySupported &= linked.admissibleSupports > 0;
@@ -77,22 +91,22 @@ final class Reviewer {
   /** Counts of the evidence linked to one criterion. */
   private record Linked(
       int supports, int contradictions, int admissibleSupports, int admissibleContradictions) {
-    static Linked of(Policy policy, List<Evidence> evidence, String criterionId) {
+    static Linked of(Policy policy, List<Tally> tallies, String criterionId) {
       int supports = 0;
       int contradictions = 0;
       int admissibleSupports = 0;
       int admissibleContradictions = 0;
-      for (Evidence e : evidence) {
-        if (!criterionId.equals(e.criterionId())) {
+      for (Tally t : tallies) {
+        if (!criterionId.equals(t.criterionId())) {
           continue;
         }
-        boolean admissible = policy.admits(e.origin());
-        if (e.relation() == Relation.SUPPORTS) {
-          supports++;
-          admissibleSupports += admissible ? 1 : 0;
-        } else if (e.relation() == Relation.CONTRADICTS) {
-          contradictions++;
-          admissibleContradictions += admissible ? 1 : 0;
+        int admissible = policy.admits(t.origin()) ? t.count() : 0;
+        if (t.relation() == Relation.SUPPORTS) {
+          supports += t.count();
+          admissibleSupports += admissible;
+        } else if (t.relation() == Relation.CONTRADICTS) {
+          contradictions += t.count();
+          admissibleContradictions += admissible;
         }
       }
       return new Linked(supports, contradictions, admissibleSupports, admissibleContradictions);
@@ -115,7 +129,7 @@ final class Reviewer {
   }
 
   private static List<Finding> claimFindings(
-      Policy policy, ClaimWithEvidence target, ClaimEvaluation evaluation) {
+      Policy policy, ClaimTallies target, ClaimEvaluation evaluation) {
     Claim claim = target.claim();
     List<Finding> findings = new ArrayList<>();
     List<Criterion> required = claim.required();
@@ -130,9 +144,9 @@ final class Reviewer {
     }
     for (Criterion criterion : required) {
       boolean supported =
-          target.evidence().stream()
+          target.tallies().stream()
               .anyMatch(
-                  e -> criterion.id().equals(e.criterionId()) && e.relation() == Relation.SUPPORTS);
+                  t -> criterion.id().equals(t.criterionId()) && t.relation() == Relation.SUPPORTS);
       if (!supported) {
         findings.add(
             finding(
@@ -158,8 +172,8 @@ final class Reviewer {
             Severity.INFO,
             claim.id(),
             null,
-            target.evidence(),
-            e -> e.relation() != Relation.NEUTRAL && !policy.admits(e.origin()),
+            target.tallies(),
+            t -> t.relation() != Relation.NEUTRAL && !policy.admits(t.origin()),
             " supporting or contradicting record(s) have origins that policy "
                 + policy.version()
                 + " does not admit.")
@@ -168,21 +182,25 @@ final class Reviewer {
   }
 
   /**
-   * Admissible contradictions of a required criterion are errors, one finding per criterion; the
-   * rest is one warning.
+   * Admissible contradictions of a required criterion are errors, one per criterion; the rest is
+   * one warning.
    */
-  private static List<Finding> contradictions(Policy policy, ClaimWithEvidence target) {
+  private static List<Finding> contradictions(Policy policy, ClaimTallies target) {
     Claim claim = target.claim();
     List<Finding> findings = new ArrayList<>();
-    List<String> requiredIds = claim.required().stream().map(Criterion::id).toList();
+    Set<String> requiredIds =
+        claim.required().stream().map(Criterion::id).collect(Collectors.toSet());
     for (Criterion criterion : claim.required()) {
       grouped(
               Rule.CONTRADICTORY_EVIDENCE,
               Severity.ERROR,
               claim.id(),
               criterion.id(),
-              target.evidence(),
-              e -> isAdmissibleContradiction(policy, e) && criterion.id().equals(e.criterionId()),
+              target.tallies(),
+              t ->
+                  t.relation() == Relation.CONTRADICTS
+                      && policy.admits(t.origin())
+                      && criterion.id().equals(t.criterionId()),
               " admissible record(s) contradict required criterion '" + criterion.key() + "'.")
           .ifPresent(findings::add);
     }
@@ -191,47 +209,44 @@ final class Reviewer {
             Severity.WARNING,
             claim.id(),
             null,
-            target.evidence(),
-            e ->
-                e.relation() == Relation.CONTRADICTS
-                    && !(policy.admits(e.origin()) && requiredIds.contains(e.criterionId())),
+            target.tallies(),
+            t ->
+                t.relation() == Relation.CONTRADICTS
+                    && !(policy.admits(t.origin()) && requiredIds.contains(t.criterionId())),
             " record(s) are recorded as contradicting the claim.")
         .ifPresent(findings::add);
     return findings;
   }
 
-  private static boolean isAdmissibleContradiction(Policy policy, Evidence e) {
-    return e.relation() == Relation.CONTRADICTS && policy.admits(e.origin());
-  }
-
-  private static java.util.Optional<Finding> grouped(
+  /** One finding over every matching tally: the total, and the smallest IDs among them. */
+  private static Optional<Finding> grouped(
       Rule rule,
       Severity severity,
       String claimId,
       String criterionId,
-      List<Evidence> evidence,
-      Predicate<Evidence> match,
+      List<Tally> tallies,
+      Predicate<Tally> match,
       String what) {
-    List<String> ids = evidence.stream().filter(match).map(Evidence::id).sorted().toList();
-    if (ids.isEmpty()) {
-      return java.util.Optional.empty();
+    int total = 0;
+    TreeSet<String> smallest = new TreeSet<>();
+    for (Tally t : tallies) {
+      if (match.test(t)) {
+        total += t.count();
+        smallest.addAll(t.firstIds());
+      }
     }
-    return java.util.Optional.of(
-        new Finding(
-            rule,
-            severity,
-            ids.size() + what,
-            claimId,
-            criterionId,
-            null,
-            ids.size(),
-            ids.subList(0, Math.min(Finding.MAX_IDS, ids.size()))));
+    if (total == 0) {
+      return Optional.empty();
+    }
+    List<String> ids = smallest.stream().limit(Finding.MAX_IDS).toList();
+    return Optional.of(
+        new Finding(rule, severity, total + what, claimId, criterionId, null, total, ids));
   }
 
-  private static java.util.Optional<Finding> assumptionFinding(Assumption assumption) {
+  private static Optional<Finding> assumptionFinding(Assumption assumption) {
     return switch (assumption.status()) {
       case REFUTED ->
-          java.util.Optional.of(
+          Optional.of(
               new Finding(
                   Rule.REFUTED_ASSUMPTION,
                   Severity.ERROR,
@@ -242,7 +257,7 @@ final class Reviewer {
                   0,
                   List.of()));
       case UNVERIFIED, INCONCLUSIVE ->
-          java.util.Optional.of(
+          Optional.of(
               new Finding(
                   Rule.UNRESOLVED_ASSUMPTION,
                   Severity.WARNING,
@@ -255,7 +270,7 @@ final class Reviewer {
                   assumption.id(),
                   0,
                   List.of()));
-      case SUPPORTED -> java.util.Optional.empty();
+      case SUPPORTED -> Optional.empty();
     };
   }
 

@@ -75,17 +75,19 @@ class LedgerTest {
   // ---- migrations
 
   @Test
-  void open_emptyDirectory_migratesEvidenceAreaToVersion2() {
+  void open_emptyDirectory_migratesEvidenceAreaToTheLatestVersion() {
     assertThat(rowCounts(db))
         .containsOnlyKeys(LedgerFixture.TABLES)
         .allSatisfy((table, rows) -> assertThat(rows).as(table).isZero());
 
-    assertThat(migrations(db)).containsExactly("1@" + T0, "2@" + T0);
+    assertThat(migrations(db)).containsExactly("1@" + T0, "2@" + T0, "3@" + T0);
     assertThat(hasTable(db, "evidence_test_runs")).isTrue();
+    assertThat(hasIndex(db, "evidence_records_tally")).isTrue();
+    assertThat(hasIndex(db, "evidence_records_claim")).isFalse();
   }
 
   @Test
-  void open_databaseAtVersion1_appliesVersion2AndKeepsClaims() {
+  void open_databaseAtVersion1_appliesLaterVersionsAndKeepsClaims() {
     Path oldDir = dir.resolve("v1");
     String claimId;
     try (Database v1 =
@@ -100,7 +102,7 @@ class LedgerTest {
     Instant later = clock.advance(Duration.ofDays(1));
 
     try (Database v2 = new Database(oldDir, List.of(EvidenceSchema.area()), clock)) {
-      assertThat(migrations(v2)).containsExactly("1@" + T0, "2@" + later);
+      assertThat(migrations(v2)).containsExactly("1@" + T0, "2@" + later, "3@" + later);
       assertThat(hasTable(v2, "evidence_test_runs")).isTrue();
       JsonNode context = context(v2, "p", 20);
       assertThat(ids(context, "claims", "claim_id")).containsExactly(claimId);
@@ -432,5 +434,38 @@ class LedgerTest {
     JsonNode assumption = context(db, "p", 20).path("assumptions").get(0);
     assertThat(assumption.path("status").asString()).isEqualTo("inconclusive");
     assertThat(assumption.path("confidence").asDouble()).isEqualTo(0.25);
+  }
+
+  @Test
+  void open_databaseAtVersion2_addsTheTallyIndexAndReviewsStillWork() {
+    Path oldDir = dir.resolve("v2");
+    CreatedClaim claim;
+    try (Database v2 =
+        new Database(
+            oldDir, List.of(Area.of("evidence", EvidenceSchema.V1, EvidenceSchema.V2)), clock)) {
+      claim =
+          new Ledger(() -> v2, ids)
+              .createClaim("p", "kept", List.of(required("k")), clock.instant());
+      assertThat(hasIndex(v2, "evidence_records_claim")).isTrue();
+    }
+
+    try (Database v3 = new Database(oldDir, List.of(EvidenceSchema.area()), clock)) {
+      assertThat(hasIndex(v3, "evidence_records_tally")).isTrue();
+      assertThat(hasIndex(v3, "evidence_records_claim")).isFalse();
+      assertThat(
+              new Ledger(() -> v3, ids).reviewClaim("p", claim.claimId(), clock.instant()).status())
+          .isEqualTo("unverified");
+    }
+  }
+
+  private static boolean hasIndex(Database db, String name) {
+    return db.read(
+        c ->
+            Sql.one(
+                    c,
+                    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ?",
+                    rs -> rs.getInt(1),
+                    name)
+                == 1);
   }
 }

@@ -232,7 +232,8 @@ class ReviewerTest {
         new ClaimWithEvidence(claim("c1", required("k1", "one")), linked("k1", "c:u"));
 
     assertThat(
-            Reviewer.reviewDecision(Policy.PROVISIONAL_1, List.of(contradicted), List.of())
+            Reviewer.reviewDecision(
+                    Policy.PROVISIONAL_1, List.of(contradicted.tallies()), List.of())
                 .status())
         .isEqualTo("blocked_recommendation");
   }
@@ -264,7 +265,9 @@ class ReviewerTest {
         .isEqualTo("warning");
     ClaimWithEvidence unverified =
         new ClaimWithEvidence(claim("c1", required("k1", "one")), linked("k1", "s:a"));
-    assertThat(Reviewer.reviewDecision(Policy.STRICT_1, List.of(unverified), List.of()).status())
+    assertThat(
+            Reviewer.reviewDecision(Policy.STRICT_1, List.of(unverified.tallies()), List.of())
+                .status())
         .isEqualTo("warning");
   }
 
@@ -276,7 +279,7 @@ class ReviewerTest {
     ReviewModel.Outcome outcome =
         Reviewer.reviewDecision(
             Policy.PROVISIONAL_1,
-            List.of(verified),
+            List.of(verified.tallies()),
             List.of(assumption("a1", AssumptionStatus.SUPPORTED)));
 
     assertThat(outcome.status()).isEqualTo("pass_with_caveats");
