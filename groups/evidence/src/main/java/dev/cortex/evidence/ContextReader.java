@@ -92,84 +92,104 @@ final class ContextReader {
 
   private static List<Map<String, Object>> assumptions(Connection c, String projectId, int limit)
       throws SQLException {
-    return Sql.query(
+    return recent(
         c,
-        "SELECT * FROM evidence_assumptions WHERE project_id = ? ORDER BY created_at DESC, assumption_id DESC LIMIT ?",
-        rs -> {
-          Map<String, Object> a = new LinkedHashMap<>();
-          a.put("assumption_id", rs.getString("assumption_id"));
-          a.put("statement", rs.getString("statement"));
-          a.put("context", rs.getString("context"));
-          a.put("confidence", Sql.nullableDouble(rs, "confidence"));
-          a.put("status", rs.getString("status"));
-          a.put("created_at", rs.getString("created_at"));
-          a.put("updated_at", rs.getString("updated_at"));
-          return a;
-        },
+        "evidence_assumptions",
+        "assumption_id",
         projectId,
-        limit);
+        limit,
+        columns(
+            "assumption_id",
+            "statement",
+            "context",
+            "confidence",
+            "status",
+            "created_at",
+            "updated_at"));
   }
 
   private static List<Map<String, Object>> events(Connection c, String projectId, int limit)
       throws SQLException {
-    return Sql.query(
+    return recent(
         c,
-        "SELECT * FROM evidence_assumption_events WHERE project_id = ? ORDER BY created_at DESC, event_id DESC LIMIT ?",
-        rs -> {
-          Map<String, Object> e = new LinkedHashMap<>();
-          e.put("assumption_id", rs.getString("assumption_id"));
-          e.put("position", rs.getInt("position"));
-          e.put("previous_status", rs.getString("previous_status"));
-          e.put("new_status", rs.getString("new_status"));
-          e.put("reason", rs.getString("reason"));
-          e.put("created_at", rs.getString("created_at"));
-          return e;
-        },
+        "evidence_assumption_events",
+        "event_id",
         projectId,
-        limit);
+        limit,
+        columns(
+            "assumption_id", "position", "previous_status", "new_status", "reason", "created_at"));
   }
 
   private static List<Map<String, Object>> reviews(Connection c, String projectId, int limit)
       throws SQLException {
-    return Sql.query(
+    return recent(
         c,
-        "SELECT * FROM evidence_reviews WHERE project_id = ? ORDER BY created_at DESC, review_id DESC LIMIT ?",
-        rs -> {
-          Map<String, Object> r = new LinkedHashMap<>();
-          r.put("review_id", rs.getString("review_id"));
-          r.put("target_type", rs.getString("target_type"));
-          r.put("target_id", rs.getString("target_id"));
-          r.put("decision", rs.getString("decision"));
-          r.put("status", rs.getString("status"));
-          r.put("policy_version", rs.getString("policy_version"));
-          r.put("created_at", rs.getString("created_at"));
-          return r;
-        },
+        "evidence_reviews",
+        "review_id",
         projectId,
-        limit);
+        limit,
+        columns(
+            "review_id",
+            "target_type",
+            "target_id",
+            "decision",
+            "status",
+            "policy_version",
+            "created_at"));
   }
 
   private static List<Map<String, Object>> testRuns(Connection c, String projectId, int limit)
       throws SQLException {
+    Sql.Row<Map<String, Object>> row =
+        columns(
+            "run_id",
+            "claim_id",
+            "criterion_id",
+            "git_revision",
+            "runner",
+            "runner_version",
+            "files",
+            "exit_code",
+            "started_at",
+            "finished_at",
+            "created_at");
+    return recent(
+        c,
+        "evidence_test_runs",
+        "run_id",
+        projectId,
+        limit,
+        rs -> {
+          Map<String, Object> run = row.map(rs);
+          run.put("files", Json.mapper().readValue((String) run.get("files"), JsonNode.class));
+          return run;
+        });
+  }
+
+  /** A table's newest rows of a project, ties broken by descending ID. Names are constants. */
+  private static <T> List<T> recent(
+      Connection c, String table, String idColumn, String projectId, int limit, Sql.Row<T> row)
+      throws SQLException {
     return Sql.query(
         c,
-        "SELECT * FROM evidence_test_runs WHERE project_id = ? ORDER BY created_at DESC, run_id DESC LIMIT ?",
-        rs -> {
-          Map<String, Object> r = new LinkedHashMap<>();
-          r.put("run_id", rs.getString("run_id"));
-          r.put("claim_id", rs.getString("claim_id"));
-          r.put("criterion_id", rs.getString("criterion_id"));
-          r.put("git_revision", rs.getString("git_revision"));
-          r.put("runner", rs.getString("runner"));
-          r.put("runner_version", rs.getString("runner_version"));
-          r.put("files", Json.mapper().readValue(rs.getString("files"), JsonNode.class));
-          r.put("exit_code", rs.getInt("exit_code"));
-          r.put("started_at", rs.getString("started_at"));
-          r.put("finished_at", rs.getString("finished_at"));
-          r.put("created_at", rs.getString("created_at"));
-          return r;
-        },
+        "SELECT * FROM "
+            + table
+            + " WHERE project_id = ? ORDER BY created_at DESC, "
+            + idColumn
+            + " DESC LIMIT ?",
+        row,
         projectId,
         limit);
+  }
+
+  /** Maps the named columns of a row, in order, to their SQL values (text, integer, real, null). */
+  private static Sql.Row<Map<String, Object>> columns(String... names) {
+    return rs -> {
+      Map<String, Object> map = new LinkedHashMap<>();
+      for (String name : names) {
+        map.put(name, rs.getObject(name));
+      }
+      return map;
+    };
   }
 }
