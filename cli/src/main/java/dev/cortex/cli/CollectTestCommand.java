@@ -2,6 +2,8 @@ package dev.cortex.cli;
 
 import dev.cortex.evidence.TestCollector;
 import dev.cortex.mcp.Json;
+import dev.cortex.storage.StorageBusyException;
+import dev.cortex.storage.StorageException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -64,6 +66,13 @@ final class CollectTestCommand implements Callable<Integer> {
       return receipt.exitCode() == 0 ? CortexCommand.OK : CortexCommand.FAILED;
     } catch (TestCollector.Refused e) {
       io.err().println("cortex collect-test: " + e.getMessage());
+      return CortexCommand.USAGE;
+    } catch (StorageException e) {
+      io.err()
+          .println(
+              "cortex collect-test: the ledger database could not be used"
+                  + (e instanceof StorageBusyException ? " (busy in another process)" : "")
+                  + "; no receipt was recorded.");
       return CortexCommand.USAGE;
     }
   }

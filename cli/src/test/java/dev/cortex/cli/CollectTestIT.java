@@ -138,7 +138,7 @@ class CollectTestIT {
             "test/pass.test.mjs");
 
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.stderr()).contains("ran test/pass.test.mjs");
+    assertThat(run.stderr()).contains("ran ./test/pass.test.mjs");
     JsonNode receipt = JSON.readTree(run.stdout());
     assertThat(receipt.path("exit_code").asInt()).isEqualTo(3);
     assertThat(receipt.path("runner").asString()).startsWith("sh -c");
@@ -204,7 +204,18 @@ class CollectTestIT {
         collect(Map.of("PATH", bin.toString()), "--", "test/pass.test.mjs");
 
     assertThat(run.exitCode()).as(run.stderr()).isEqualTo(2);
-    assertThat(run.stderr()).contains("Could not start the test runner");
+    assertThat(run.stderr()).contains("test runner").contains("no receipt was recorded");
+    assertThat(testRuns()).isEmpty();
+  }
+
+  @Test
+  void runnerCommandNotFound_recordsNothing_exitTwo() throws Exception {
+    CortexProcess.Finished run =
+        collect(Map.of(), "--runner", "no-such-test-runner-xyz", "--", "test/pass.test.mjs");
+
+    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(2);
+    assertThat(run.stdout()).isEmpty();
+    assertThat(run.stderr()).contains("could not be started");
     assertThat(testRuns()).isEmpty();
   }
 }

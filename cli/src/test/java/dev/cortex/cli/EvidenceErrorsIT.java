@@ -198,6 +198,16 @@ class EvidenceErrorsIT {
         invalid(evidence, "observed_at not ISO", set("observed_at", "yesterday"), "observed_at"),
         invalid(
             evidence,
+            "observed_at past year 9999",
+            set("observed_at", "+10000-01-01T00:00:00Z"),
+            "observed_at"),
+        invalid(
+            evidence,
+            "observed_at at the edge of time",
+            set("observed_at", "+999999999-12-31T23:59:59-18:00"),
+            "observed_at"),
+        invalid(
+            evidence,
             "observed_at without offset",
             set("observed_at", "2026-11-05T00:00:00"),
             "observed_at"),

@@ -104,6 +104,18 @@ class HttpProtocolIT {
   }
 
   @Test
+  void toolsCallWithMalformedArguments_is400InvalidParams() throws Exception {
+    HttpResponse<String> response =
+        post(
+            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"current_time\",\"arguments\":\"x\"}}",
+            "Mcp-Session-Id",
+            "any");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.body()).contains("-32602").doesNotContain("Exception");
+  }
+
+  @Test
   void unknownSessionId_is404() throws Exception {
     HttpResponse<String> response =
         post(

@@ -133,6 +133,32 @@ class StdioProtocolIT {
   }
 
   @Test
+  void toolsCallWithMalformedParams_isInvalidParamsWithoutInternals() throws Exception {
+    try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
+      s.initialize();
+
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":\"x\"}");
+      JsonNode notObject = s.receive();
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\"}");
+      JsonNode missing = s.receive();
+      s.send(
+          "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/call\",\"params\":{\"name\":\"current_time\",\"arguments\":\"x\"}}");
+      JsonNode badArguments = s.receive();
+
+      for (JsonNode error : List.of(notObject, missing, badArguments)) {
+        assertThat(error.path("error").path("code").asInt()).as(error.toString()).isEqualTo(-32602);
+        assertThat(error.toString())
+            .doesNotContain("Exception")
+            .doesNotContain("io.modelcontextprotocol")
+            .doesNotContain("jackson");
+      }
+      assertThat(List.of(notObject, missing, badArguments))
+          .extracting(n -> n.path("id").asInt())
+          .containsExactly(11, 12, 13);
+    }
+  }
+
+  @Test
   void unknownTool_isProtocolErrorNamingIt() throws Exception {
     try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
       s.initialize();

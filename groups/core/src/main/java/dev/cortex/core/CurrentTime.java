@@ -83,9 +83,18 @@ final class CurrentTime {
         local.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH));
   }
 
+  private static final class Zones {
+    static final java.util.Set<String> IANA = java.util.Set.copyOf(ZoneId.getAvailableZoneIds());
+  }
+
   private static ZoneId zone(String name) {
     try {
-      return ZoneId.of(name.strip());
+      String id = name.strip();
+      if (!Zones.IANA.contains(id)) {
+        // Offsets such as '+05:30' or 'GMT+2' parse, but they are not IANA zones.
+        throw new DateTimeException(id);
+      }
+      return ZoneId.of(id);
     } catch (DateTimeException e) {
       throw ToolException.invalidArgument(
           "Unknown time zone '"

@@ -66,4 +66,20 @@ class CurrentTimeTest {
     assertThat(t.path("error").path("code").asString()).isEqualTo("INVALID_ARGUMENT");
     assertThat(t.path("error").path("message").asString()).contains("Europe/Atlantis");
   }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"+05:30", "GMT+2", "UTC+01:00", "Z", "europe/berlin"})
+  void handle_offsetsAndNonIanaSpellings_areInvalidArguments(String zone) {
+    JsonNode t = call("UTC", "{\"timezone\":\"" + zone + "\"}");
+
+    assertThat(t.path("error").path("code").asString()).isEqualTo("INVALID_ARGUMENT");
+  }
+
+  @Test
+  void handle_etcZone_isAccepted() {
+    JsonNode t = call("UTC", "{\"timezone\":\"Etc/GMT+2\"}");
+
+    assertThat(t.path("utc_offset").asString()).isEqualTo("-02:00");
+  }
 }

@@ -25,6 +25,11 @@ final class EvidenceTools {
     this.ledger = ledger;
   }
 
+  /** The range of times the ledger's fixed-width timestamps can hold. */
+  private static final Instant EARLIEST = Instant.parse("0000-01-01T00:00:00Z");
+
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
+
   private static final ToolHints APPEND = new ToolHints(false, false, false, false);
 
   List<ToolSpec> specs() {
@@ -89,6 +94,7 @@ final class EvidenceTools {
                 .build())
         .output(OutputSchemas.createdClaim())
         .hints(APPEND)
+        .blocking()
         .build();
   }
 
@@ -151,6 +157,7 @@ final class EvidenceTools {
                 .build())
         .output(OutputSchemas.evidence())
         .hints(APPEND)
+        .blocking()
         .build();
   }
 
@@ -160,6 +167,12 @@ final class EvidenceTools {
     if (a.observedAt() != null) {
       try {
         observed = OffsetDateTime.parse(a.observedAt()).toInstant();
+        if (observed.isBefore(EARLIEST) || observed.isAfter(LATEST)) {
+          throw ToolException.invalidArgument(
+              "observed_at must fall between the years 0000 and 9999 (UTC); got '"
+                  + a.observedAt()
+                  + "'.");
+        }
       } catch (DateTimeParseException e) {
         throw ToolException.invalidArgument(
             "observed_at must be an ISO 8601 time with offset, e.g. 2026-11-05T00:00:00Z; got '"
@@ -200,6 +213,7 @@ final class EvidenceTools {
                 .build())
         .output(OutputSchemas.trackedAssumption())
         .hints(APPEND)
+        .blocking()
         .build();
   }
 
@@ -225,6 +239,7 @@ final class EvidenceTools {
                 .build())
         .output(OutputSchemas.updatedAssumption())
         .hints(APPEND)
+        .blocking()
         .build();
   }
 
@@ -264,6 +279,7 @@ final class EvidenceTools {
                 .build())
         .output(OutputSchemas.review())
         .hints(APPEND)
+        .blocking()
         .build();
   }
 
@@ -321,6 +337,7 @@ final class EvidenceTools {
                 .build())
         .output(OutputSchemas.context())
         .hints(new ToolHints(true, false, true, false))
+        .blocking()
         .build();
   }
 

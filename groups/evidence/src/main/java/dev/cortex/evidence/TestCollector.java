@@ -6,7 +6,6 @@ import dev.cortex.storage.Database;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -103,8 +102,17 @@ public final class TestCollector {
     }
     String version = version(runner);
     Instant started = clock.instant();
-    int exit = run(runner);
-    Instant finished = clock.instant();
+    Ran ran = run(runner);
+    int exit = ran.exitCode();
+    Instant finished = ran.finishedAt();
+    if (exit == 126 || exit == 127) {
+      throw new Refused(
+          "The test runner '"
+              + runner.name()
+              + "' could not be started (exit "
+              + exit
+              + ": not found or not executable); no receipt was recorded.");
+    }
     if (!git.head().equals(head)) {
       throw new Refused("HEAD moved while the tests ran; no receipt was recorded.");
     }
@@ -170,33 +178,27 @@ public final class TestCollector {
     }
   }
 
-  private String version(TestRunner runner) {
+  /** The runner's version; a runner whose version probe fails is not available. */
+  private static String version(TestRunner runner) throws Refused {
     if (runner.versionCommand().isEmpty()) {
       return null;
     }
-    try {
-      Process process =
-          new ProcessBuilder(runner.versionCommand())
-              .directory(runner.directory().toFile())
-              .redirectErrorStream(true)
-              .start();
-      process.getOutputStream().close();
-      String out = new String(process.getInputStream().readNBytes(4096), StandardCharsets.UTF_8);
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        return null;
-      }
-      String first = out.lines().findFirst().orElse("").strip();
-      return first.isEmpty() ? null : first;
-    } catch (IOException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
+    Command.Result probe =
+        Command.run(runner.versionCommand(), runner.directory(), Duration.ofSeconds(30));
+    if (probe.exitCode() != 0) {
+      throw new Refused(
+          "The test runner '"
+              + runner.name()
+              + "' is not available here"
+              + (probe.firstLine().isEmpty() ? "" : " (" + probe.firstLine() + ")")
+              + "; no receipt was recorded.");
     }
+    return probe.firstLine().isEmpty() ? null : probe.firstLine();
   }
 
-  private int run(TestRunner runner) throws Refused {
+  private record Ran(int exitCode, Instant finishedAt) {}
+
+  private Ran run(TestRunner runner) throws Refused {
     Process process;
     try {
       process =
@@ -225,8 +227,9 @@ public final class TestCollector {
                 + timeout.toSeconds()
                 + " s; they were stopped and no receipt was recorded.");
       }
+      Instant finished = clock.instant();
       pump.join(5_000);
-      return process.exitValue();
+      return new Ran(process.exitValue(), finished);
     } catch (IOException e) {
       throw new Refused("Lost contact with the test runner: " + e.getMessage());
     } catch (InterruptedException e) {
@@ -307,30 +310,19 @@ public final class TestCollector {
       List<String> command = new ArrayList<>();
       command.add("git");
       command.addAll(List.of(args));
-      try {
-        Process process =
-            new ProcessBuilder(command)
-                .directory(directory.toFile())
-                .redirectErrorStream(true)
-                .start();
-        process.getOutputStream().close();
-        String out =
-            new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-          throw new Refused(
-              "git "
-                  + args[0]
-                  + " failed in "
-                  + directory
-                  + (out.isEmpty() ? "" : ": " + out.lines().findFirst().orElse("")));
-        }
-        return out;
-      } catch (IOException e) {
-        throw new Refused("Git is required to collect test runs: " + e.getMessage());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new Refused("Interrupted while asking Git.");
+      Command.Result result = Command.run(command, directory, Duration.ofSeconds(60));
+      if (result.exitCode() == Command.NOT_STARTED) {
+        throw new Refused("Git is required to collect test runs: " + result.output());
       }
+      if (result.exitCode() != 0) {
+        throw new Refused(
+            "git "
+                + args[0]
+                + " failed in "
+                + directory
+                + (result.firstLine().isEmpty() ? "" : ": " + result.firstLine()));
+      }
+      return result.output().strip();
     }
   }
 }

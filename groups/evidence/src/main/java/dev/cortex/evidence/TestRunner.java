@@ -30,7 +30,7 @@ record TestRunner(String name, List<String> command, Path directory, List<String
   static TestRunner custom(String commandLine, Path root, List<String> files) {
     List<String> command =
         new ArrayList<>(List.of("/bin/sh", "-c", commandLine + " \"$@\"", "cortex-collect-test"));
-    command.addAll(files);
+    command.addAll(dotted(files));
     return new TestRunner(commandLine, command, root, List.of());
   }
 
@@ -55,6 +55,11 @@ record TestRunner(String name, List<String> command, Path directory, List<String
     };
   }
 
+  /** {@code ./a.mjs} for {@code a.mjs}, so that no file name is read as an option. */
+  private static List<String> dotted(List<String> files) {
+    return files.stream().map(f -> "./" + f).toList();
+  }
+
   private static String type(String file) {
     String name = file.toLowerCase(Locale.ROOT);
     if (name.endsWith(".java")) {
@@ -74,13 +79,13 @@ record TestRunner(String name, List<String> command, Path directory, List<String
 
   private static TestRunner node(Path root, List<String> files) {
     List<String> command = new ArrayList<>(List.of("node", "--test"));
-    command.addAll(files);
+    command.addAll(dotted(files));
     return new TestRunner("node --test", command, root, List.of("node", "--version"));
   }
 
   private static TestRunner pytest(Path root, List<String> files) {
     List<String> command = new ArrayList<>(List.of("python3", "-m", "pytest", "-q"));
-    command.addAll(files);
+    command.addAll(dotted(files));
     return new TestRunner("pytest", command, root, List.of("python3", "-m", "pytest", "--version"));
   }
 

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -47,10 +48,14 @@ final class HttpGuard implements Filter {
   /** Completes the allowlists once the real port is known. */
   void portBound(int port) {
     Set<String> names = new HashSet<>();
-    if (loopback) {
+    boolean wildcard = isWildcard(options.bind());
+    if (loopback || wildcard) {
       names.add("127.0.0.1");
       names.add("localhost");
       names.add("[::1]");
+    }
+    if (wildcard) {
+      names.addAll(localNames());
     }
     String bind = options.bind().toLowerCase(Locale.ROOT);
     names.add(bind.contains(":") ? "[" + bind + "]" : bind);
@@ -72,11 +77,54 @@ final class HttpGuard implements Filter {
     this.origins = Set.copyOf(allowedOrigins);
   }
 
+  private static boolean isWildcard(String bind) {
+    try {
+      return java.net.InetAddress.getByName(bind).isAnyLocalAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
+  /**
+   * This machine's addresses and host name: how clients may address a server bound to all of them.
+   */
+  private static Set<String> localNames() {
+    Set<String> names = new HashSet<>();
+    try {
+      for (java.net.NetworkInterface nic :
+          java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+        for (java.net.InetAddress address : java.util.Collections.list(nic.getInetAddresses())) {
+          String text = address.getHostAddress().toLowerCase(Locale.ROOT);
+          int zone = text.indexOf('%');
+          text = zone >= 0 ? text.substring(0, zone) : text;
+          names.add(address instanceof java.net.Inet6Address ? "[" + text + "]" : text);
+        }
+      }
+      names.add(java.net.InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT));
+    } catch (java.io.IOException e) {
+      // loopback names remain
+    }
+    return names;
+  }
+
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    HttpServletRequest request = (HttpServletRequest) req;
     HttpServletResponse response = (HttpServletResponse) res;
+    try {
+      guard((HttpServletRequest) req, response, chain);
+    } catch (IOException | ServletException | RuntimeException e) {
+      LoggerFactory.getLogger(HttpGuard.class).warn("HTTP request failed", e);
+      if (!response.isCommitted()) {
+        response.reset();
+        writeError(
+            response, 500, -32603, "Internal error; the server's log (stderr) has the details.");
+      }
+    }
+  }
+
+  private void guard(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
     String host = lower(request.getHeader("Host"));
     if (host == null || !(hosts.contains(host) || hosts.contains("*"))) {
       refuse(
@@ -114,8 +162,28 @@ final class HttpGuard implements Filter {
       refuse(response, 400, "JSON-RPC batches are not supported; send one message per request.");
       return;
     }
+    String problem = toolsCallProblem(body);
+    if (problem != null) {
+      writeError(response, 400, -32602, problem);
+      return;
+    }
     chain.doFilter(new BufferedBody(request, body), errors);
     errors.finish();
+  }
+
+  /**
+   * The shape problem of a tools/call body, or null (also for bodies the SDK will refuse itself).
+   */
+  private static String toolsCallProblem(byte[] body) {
+    try {
+      Object message = Json.mapper().readValue(body, Object.class);
+      if (message instanceof Map<?, ?> map && RequestShape.TOOLS_CALL.equals(map.get("method"))) {
+        return RequestShape.toolsCallProblem(map.get("params"));
+      }
+    } catch (RuntimeException e) {
+      // not JSON: the SDK answers that
+    }
+    return null;
   }
 
   private boolean authorized(String header) {

@@ -27,6 +27,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 public final class HttpServe {
   public static final String ENDPOINT = "/mcp";
 
+  /** The largest body cap that may be configured (1 GiB). */
+  static final int MAX_BODY_LIMIT = 1 << 30;
+
   private final Server server;
   private final ServerConnector connector;
   private final McpAsyncServer mcp;
@@ -77,11 +80,19 @@ public final class HttpServe {
           max = Integer.parseInt(maxText.strip());
         } catch (NumberFormatException e) {
           throw new StartupException(
-              "CORTEX_MCP_HTTP_MAX_BODY_BYTES must be a positive integer, got '" + maxText + "'");
+              "CORTEX_MCP_HTTP_MAX_BODY_BYTES must be an integer from 1 to "
+                  + MAX_BODY_LIMIT
+                  + ", got '"
+                  + maxText
+                  + "'");
         }
-        if (max <= 0) {
+        if (max <= 0 || max > MAX_BODY_LIMIT) {
           throw new StartupException(
-              "CORTEX_MCP_HTTP_MAX_BODY_BYTES must be a positive integer, got '" + maxText + "'");
+              "CORTEX_MCP_HTTP_MAX_BODY_BYTES must be an integer from 1 to "
+                  + MAX_BODY_LIMIT
+                  + ", got '"
+                  + maxText
+                  + "'");
         }
       }
       return new Options(

@@ -46,6 +46,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final Set<Object> pending = ConcurrentHashMap.newKeySet();
   private volatile McpServerSession session;
   private volatile boolean traced;
+  private volatile boolean initializeSeen;
 
   public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLineBytes) {
     this.mapper = Objects.requireNonNull(mapper);
@@ -175,7 +176,20 @@ public final class StdioTransport implements McpServerTransportProvider {
       return;
     }
     if (message instanceof McpSchema.JSONRPCRequest request) {
-      pending.add(request.id());
+      if (RequestShape.TOOLS_CALL.equals(request.method())) {
+        String problem = RequestShape.toolsCallProblem(request.params());
+        if (problem != null) {
+          reply(request.id(), McpSchema.ErrorCodes.INVALID_PARAMS, problem);
+          return;
+        }
+      }
+      if ("initialize".equals(request.method())) {
+        initializeSeen = true;
+      }
+      if (initializeSeen) {
+        // Before initialize the SDK answers nothing: no point waiting for those at the end.
+        pending.add(request.id());
+      }
     }
     session
         .handle(message)
@@ -234,13 +248,35 @@ public final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
+  /**
+   * Internal errors from the SDK carry exception messages naming its classes: log them, send a
+   * plain sentence.
+   */
+  private static McpSchema.JSONRPCMessage withoutInternals(McpSchema.JSONRPCMessage message) {
+    if (message instanceof McpSchema.JSONRPCResponse response
+        && response.error() != null
+        && response.error().code() == McpSchema.ErrorCodes.INTERNAL_ERROR) {
+      log.warn(
+          "internal error answered to request {}: {}", response.id(), response.error().message());
+      return new McpSchema.JSONRPCResponse(
+          response.jsonrpc(),
+          response.id(),
+          null,
+          new McpSchema.JSONRPCResponse.JSONRPCError(
+              McpSchema.ErrorCodes.INTERNAL_ERROR,
+              "Internal error; the server's log (stderr) has the details.",
+              null));
+    }
+    return message;
+  }
+
   private final class SessionTransport implements McpServerTransport {
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
       return Mono.fromRunnable(
           () -> {
             try {
-              write(mapper.writeValueAsString(message));
+              write(mapper.writeValueAsString(withoutInternals(message)));
               if (message instanceof McpSchema.JSONRPCResponse response) {
                 if (!traced) {
                   traced = true;
