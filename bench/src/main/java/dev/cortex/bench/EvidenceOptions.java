@@ -1,5 +1,8 @@
 package dev.cortex.bench;
 
+import java.util.Map;
+import java.util.Set;
+
 /**
  * The command line of the evidence benchmark.
  *
@@ -26,44 +29,17 @@ record EvidenceOptions(
 
   /** Parses the arguments; throws {@link IllegalArgumentException} on bad usage. */
   static EvidenceOptions parse(String... args) {
-    int repeats = 50;
-    int warmup = 20;
-    int evidence = 10_000;
-    int inserts = 5_000;
-    int insertRuns = 3;
-    long seed = 42;
-    for (int i = 0; i < args.length; i++) {
-      String flag = args[i];
-      if (flag.equals("-h") || flag.equals("--help")) {
-        throw new IllegalArgumentException("");
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("missing value for " + flag);
-      }
-      String value = args[++i];
-      switch (flag) {
-        case "--repeats" -> repeats = count(flag, value, 1);
-        case "--warmup" -> warmup = count(flag, value, 0);
-        case "--evidence" -> evidence = count(flag, value, 1);
-        case "--inserts" -> inserts = count(flag, value, 1);
-        case "--insert-runs" -> insertRuns = count(flag, value, 1);
-        case "--seed" -> seed = seed(value);
-        default -> throw new IllegalArgumentException("unknown option " + flag);
-      }
-    }
+    Map<String, String> v =
+        Flags.parse(
+            args,
+            Set.of("--repeats", "--warmup", "--evidence", "--inserts", "--insert-runs", "--seed"));
+    int repeats = Flags.count(v, "--repeats", 50, 1);
+    int warmup = Flags.count(v, "--warmup", 20, 0);
+    int evidence = Flags.count(v, "--evidence", 10_000, 1);
+    int inserts = Flags.count(v, "--inserts", 5_000, 1);
+    int insertRuns = Flags.count(v, "--insert-runs", 3, 1);
+    long seed = v.containsKey("--seed") ? seed(v.get("--seed")) : 42;
     return new EvidenceOptions(repeats, warmup, evidence, inserts, insertRuns, seed);
-  }
-
-  private static int count(String flag, String value, int min) {
-    try {
-      int n = Integer.parseInt(value);
-      if (n >= min) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(flag + " needs a whole number >= " + min + ", not " + value);
   }
 
   private static long seed(String value) {

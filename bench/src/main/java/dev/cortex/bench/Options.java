@@ -1,6 +1,8 @@
 package dev.cortex.bench;
 
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The command line of the harness.
@@ -28,33 +30,18 @@ record Options(
 
   /** Parses the arguments; throws {@link IllegalArgumentException} on bad usage. */
   static Options parse(String... args) {
-    int repeats = 15;
-    int calls = 2000;
-    int warmup = 0;
-    Path json = null;
-    Path cortex = null;
-    Path reference = null;
-    String node = "node";
-    for (int i = 0; i < args.length; i++) {
-      String flag = args[i];
-      if (flag.equals("-h") || flag.equals("--help")) {
-        throw new IllegalArgumentException("");
-      }
-      if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("missing value for " + flag);
-      }
-      String value = args[++i];
-      switch (flag) {
-        case "--repeats" -> repeats = count(flag, value, 1);
-        case "--calls" -> calls = count(flag, value, 1);
-        case "--warmup" -> warmup = count(flag, value, 0);
-        case "--json" -> json = Path.of(value);
-        case "--cortex" -> cortex = Path.of(value);
-        case "--reference" -> reference = Path.of(value);
-        case "--node" -> node = value;
-        default -> throw new IllegalArgumentException("unknown option " + flag);
-      }
-    }
+    Map<String, String> v =
+        Flags.parse(
+            args,
+            Set.of(
+                "--repeats", "--calls", "--warmup", "--json", "--cortex", "--reference", "--node"));
+    int repeats = Flags.count(v, "--repeats", 15, 1);
+    int calls = Flags.count(v, "--calls", 2000, 1);
+    int warmup = Flags.count(v, "--warmup", 0, 0);
+    Path json = v.containsKey("--json") ? Path.of(v.get("--json")) : null;
+    Path cortex = v.containsKey("--cortex") ? Path.of(v.get("--cortex")) : null;
+    Path reference = v.containsKey("--reference") ? Path.of(v.get("--reference")) : null;
+    String node = v.getOrDefault("--node", "node");
     if (cortex == null || reference == null) {
       throw new IllegalArgumentException(
           "--cortex and --reference are required (bench/run sets them)");
@@ -63,17 +50,5 @@ record Options(
       throw new IllegalArgumentException("--warmup must be smaller than --calls");
     }
     return new Options(repeats, calls, warmup, json, cortex, reference, node);
-  }
-
-  private static int count(String flag, String value, int min) {
-    try {
-      int n = Integer.parseInt(value);
-      if (n >= min) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(flag + " needs a whole number >= " + min + ", not " + value);
   }
 }

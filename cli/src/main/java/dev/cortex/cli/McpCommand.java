@@ -1,6 +1,7 @@
 package dev.cortex.cli;
 
 import dev.cortex.mcp.Composition;
+import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.mcp.McpAssembly;
 import dev.cortex.mcp.StartupException;
 import dev.cortex.mcp.StartupTrace;
@@ -93,12 +94,8 @@ final class McpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     StartupTrace.mark("command parsed");
-    Composition composition =
-        Composition.select(
-            Groups.registry(io),
-            bundles,
-            io.env("CORTEX_MCP_BUNDLES"),
-            io.env("CORTEX_MCP_TOOL_ALLOWLIST"));
+    GroupRegistry registry = Groups.registry(io);
+    Composition composition = ToolsCommand.compose(io, registry, bundles);
     ToolInvoker invoker = ToolsCommand.invoker(io, composition);
     McpAssembly.ServerIdentity identity =
         new McpAssembly.ServerIdentity(
@@ -109,8 +106,7 @@ final class McpCommand implements Callable<Integer> {
     if (Terminal.stdinIsTerminal()) {
       io.err()
           .println(
-              ConnectHint.text(
-                  Launcher.command(io), composition.serverKey(Groups.registry(io)), bundles));
+              ConnectHint.text(Launcher.command(io), composition.serverKey(registry), bundles));
     }
     StdioTransport transport =
         new StdioTransport(

@@ -1,6 +1,7 @@
 package dev.cortex.cli;
 
 import dev.cortex.mcp.Composition;
+import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolContext;
 import dev.cortex.mcp.ToolInvoker;
@@ -39,11 +40,12 @@ final class ToolsCommand implements Callable<Integer> {
   }
 
   static Composition compose(Io io, String bundles) {
+    return compose(io, Groups.registry(io), bundles);
+  }
+
+  static Composition compose(Io io, GroupRegistry registry, String bundles) {
     return Composition.select(
-        Groups.registry(io),
-        bundles,
-        io.env("CORTEX_MCP_BUNDLES"),
-        io.env("CORTEX_MCP_TOOL_ALLOWLIST"));
+        registry, bundles, io.env("CORTEX_MCP_BUNDLES"), io.env("CORTEX_MCP_TOOL_ALLOWLIST"));
   }
 
   static ToolInvoker invoker(Io io, Composition composition) {
@@ -135,11 +137,13 @@ final class ToolsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+      GroupRegistry registry = Groups.registry(io);
       Composition composition =
           compose(
               io,
+              registry,
               bundles == null && io.env("CORTEX_MCP_BUNDLES") == null
-                  ? String.join(",", Groups.registry(io).names())
+                  ? String.join(",", registry.names())
                   : bundles);
       JsonNode args;
       String text = arguments == null ? "{}" : arguments;

@@ -84,17 +84,8 @@ final class Ledger {
         .write(
             c -> {
               Claim claim = claim(c, evidence.projectId(), evidence.claimId());
-              if (evidence.criterionId() != null
-                  && claim.criteria().stream()
-                      .noneMatch(k -> k.id().equals(evidence.criterionId()))) {
-                throw ToolException.invalidReference(
-                    "No criterion '"
-                        + evidence.criterionId()
-                        + "' on claim '"
-                        + evidence.claimId()
-                        + "' in project '"
-                        + evidence.projectId()
-                        + "'.");
+              if (evidence.criterionId() != null) {
+                requireCriterion(claim, evidence.criterionId());
               }
               String id = ids.get();
               Sql.update(
@@ -325,6 +316,20 @@ final class Ledger {
               + "' exists yet: create a claim or track an assumption in it first.");
     }
     return Policy.ofVersion(version);
+  }
+
+  /** Fails with INVALID_REFERENCE unless {@code criterionId} is one of the claim's criteria. */
+  static void requireCriterion(Claim claim, String criterionId) {
+    if (claim.criteria().stream().noneMatch(k -> k.id().equals(criterionId))) {
+      throw ToolException.invalidReference(
+          "No criterion '"
+              + criterionId
+              + "' on claim '"
+              + claim.id()
+              + "' in project '"
+              + claim.projectId()
+              + "'.");
+    }
   }
 
   static Claim claim(Connection c, String projectId, String claimId) throws SQLException {

@@ -1,16 +1,8 @@
 package dev.cortex.evidence;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-
 /** Who the caller says produced a piece of evidence. Claimed, never verified by Cortex. */
 enum Origin implements Wire {
   AGENT_REPORTED,
   USER_ATTESTED,
   TOOL_OUTPUT_RECORDED;
-
-  @JsonValue
-  @Override
-  public String wire() {
-    return Wire.super.wire();
-  }
 }

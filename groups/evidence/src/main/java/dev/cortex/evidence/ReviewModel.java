@@ -1,6 +1,5 @@
 package dev.cortex.evidence;
 
-import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Comparator;
 import java.util.List;
 
@@ -15,12 +14,6 @@ final class ReviewModel {
     MISSING_EVIDENCE,
     UNVERIFIED_SOURCE,
     SUPPORTED;
-
-    @JsonValue
-    @Override
-    public String wire() {
-      return Wire.super.wire();
-    }
   }
 
   /** A claim's status under a policy. */
@@ -28,12 +21,6 @@ final class ReviewModel {
     VERIFIED,
     CONTRADICTED,
     UNVERIFIED;
-
-    @JsonValue
-    @Override
-    public String wire() {
-      return Wire.super.wire();
-    }
   }
 
   /** How much weight a finding carries, most serious first. */
@@ -41,12 +28,6 @@ final class ReviewModel {
     ERROR,
     WARNING,
     INFO;
-
-    @JsonValue
-    @Override
-    public String wire() {
-      return Wire.super.wire();
-    }
   }
 
   /** A review rule; its wire spelling is its name, e.g. {@code MISSING_REQUIRED_EVIDENCE}. */
@@ -65,12 +46,6 @@ final class ReviewModel {
     BLOCKED_RECOMMENDATION,
     WARNING,
     PASS_WITH_CAVEATS;
-
-    @JsonValue
-    @Override
-    public String wire() {
-      return Wire.super.wire();
-    }
   }
 
   record CriterionEvaluation(CriterionOutcome outcome, String criterionId, String key) {

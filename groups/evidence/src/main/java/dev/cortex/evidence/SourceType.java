@@ -1,7 +1,5 @@
 package dev.cortex.evidence;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-
 /** What kind of source a piece of evidence comes from. */
 enum SourceType implements Wire {
   TEST,
@@ -10,10 +8,4 @@ enum SourceType implements Wire {
   DOCUMENT,
   MANUAL_OBSERVATION,
   OTHER;
-
-  @JsonValue
-  @Override
-  public String wire() {
-    return Wire.super.wire();
-  }
 }

@@ -160,17 +160,7 @@ public final class TestCollector {
           .read(
               c -> {
                 Records.Claim claim = Ledger.claim(c, request.projectId(), request.claimId());
-                if (claim.criteria().stream()
-                    .noneMatch(k -> k.id().equals(request.criterionId()))) {
-                  throw ToolException.invalidReference(
-                      "No criterion '"
-                          + request.criterionId()
-                          + "' on claim '"
-                          + request.claimId()
-                          + "' in project '"
-                          + request.projectId()
-                          + "'.");
-                }
+                Ledger.requireCriterion(claim, request.criterionId());
                 return claim;
               });
     } catch (ToolException e) {

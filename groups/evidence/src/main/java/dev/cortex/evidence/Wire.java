@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -8,7 +9,8 @@ import java.util.stream.Collectors;
 interface Wire {
   String name();
 
-  /** The spelling used on the wire and in the database. */
+  /** The spelling used on the wire (JSON) and in the database. */
+  @JsonValue
   default String wire() {
     return name().toLowerCase(Locale.ROOT);
   }

@@ -163,16 +163,7 @@ public final class StdioTransport implements McpServerTransportProvider {
     try {
       message = McpSchema.deserializeJsonRpcMessage(mapper, trimmed);
     } catch (IOException | RuntimeException e) {
-      Object id = idOf(trimmed);
-      if (id == null && !isJsonObject(trimmed)) {
-        reply(
-            null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON object.");
-      } else {
-        reply(
-            id,
-            McpSchema.ErrorCodes.INVALID_REQUEST,
-            "Invalid request: not a JSON-RPC 2.0 message.");
-      }
+      refuseUnreadable(trimmed);
       return;
     }
     if (message instanceof McpSchema.JSONRPCRequest request) {
@@ -196,25 +187,26 @@ public final class StdioTransport implements McpServerTransportProvider {
         .subscribe(null, e -> log.warn("message handling failed: {}", e.toString()));
   }
 
-  private boolean isJsonObject(String text) {
+  /**
+   * A JSON object that is no JSON-RPC message is an invalid request (with its id); else a parse
+   * error.
+   */
+  private void refuseUnreadable(String text) {
+    Object value;
     try {
-      return mapper.readValue(text, Object.class) instanceof Map;
+      value = mapper.readValue(text, Object.class);
     } catch (IOException | RuntimeException e) {
-      return false;
+      value = null;
     }
-  }
-
-  private Object idOf(String text) {
-    try {
-      Object value = mapper.readValue(text, Object.class);
-      if (value instanceof Map<?, ?> map) {
-        Object id = map.get("id");
-        return id instanceof String || id instanceof Number ? id : null;
-      }
-    } catch (IOException | RuntimeException e) {
-      // not JSON at all
+    if (!(value instanceof Map<?, ?> map)) {
+      reply(null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON object.");
+      return;
     }
-    return null;
+    Object id = map.get("id");
+    reply(
+        id instanceof String || id instanceof Number ? id : null,
+        McpSchema.ErrorCodes.INVALID_REQUEST,
+        "Invalid request: not a JSON-RPC 2.0 message.");
   }
 
   private void reply(Object id, int code, String message) {
