@@ -6,6 +6,7 @@ import dev.cortex.mcp.CapabilityGroup;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.storage.Database;
+import dev.cortex.workflows.WorkflowsGroup;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
@@ -15,7 +16,11 @@ final class Groups {
   private Groups() {}
 
   static GroupRegistry registry(Io io) {
-    Supplier<Database> database = database(io);
+    return registry(new Services(io));
+  }
+
+  static GroupRegistry registry(Services services) {
+    Supplier<Database> database = services.database();
     return GroupRegistry.builder()
         .add(CoreGroup.NAME, CoreGroup.SERVER_KEY, CoreGroup::create)
         .add(
@@ -64,10 +69,10 @@ final class Groups {
             EvidenceGroup.SERVER_KEY,
             () -> EvidenceGroup.create(Version.get(), database))
         .add(
-            "workflows",
-            "cortex",
-            () -> pending("workflows", "cortex", "Saved workflows: preflight, run and inspect."))
-        .defaults("cortex", EvidenceGroup.NAME, "workflows")
+            WorkflowsGroup.NAME,
+            WorkflowsGroup.SERVER_KEY,
+            () -> WorkflowsGroup.create(services::workflows))
+        .defaults("cortex", EvidenceGroup.NAME, WorkflowsGroup.NAME)
         .build();
   }
 
@@ -88,7 +93,9 @@ final class Groups {
             Path dir = CortexHome.ensureDirectory(home.root().resolve("tmp").resolve("native"));
             System.setProperty("org.sqlite.tmpdir", dir.toString());
           }
-          database = new Database(home, List.of(EvidenceGroup.storageArea()));
+          database =
+              new Database(
+                  home, List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()));
         }
         return database;
       }

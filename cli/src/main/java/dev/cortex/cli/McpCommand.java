@@ -94,7 +94,8 @@ final class McpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     StartupTrace.mark("command parsed");
-    GroupRegistry registry = Groups.registry(io);
+    Services services = new Services(io);
+    GroupRegistry registry = Groups.registry(services);
     Composition composition = ToolsCommand.compose(io, registry, bundles);
     ToolInvoker invoker = ToolsCommand.invoker(io, composition);
     McpAssembly.ServerIdentity identity =
@@ -118,6 +119,7 @@ final class McpCommand implements Callable<Integer> {
     Warmup.inBackground(invoker::prepare);
     transport.serve();
     server.closeGracefully().block(java.time.Duration.ofSeconds(5));
+    services.awaitRuns();
     return CortexCommand.OK;
   }
 

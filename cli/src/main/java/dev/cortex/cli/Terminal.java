@@ -4,15 +4,25 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Whether standard input is a terminal, i.e. a person started the server by hand. */
+/** Whether standard streams are terminals, i.e. a person is watching. */
 final class Terminal {
   private Terminal() {}
 
+  /** Whether standard input is a terminal: a person started the server by hand. */
   static boolean stdinIsTerminal() {
-    Path fd0 = Path.of("/proc/self/fd/0");
-    if (Files.exists(fd0)) {
+    return isTerminal(0);
+  }
+
+  /** Whether standard error is a terminal: live progress can be drawn there. */
+  static boolean stderrIsTerminal() {
+    return isTerminal(2);
+  }
+
+  private static boolean isTerminal(int fd) {
+    Path link = Path.of("/proc/self/fd/" + fd);
+    if (Files.exists(link)) {
       try {
-        String target = Files.readSymbolicLink(fd0).toString();
+        String target = Files.readSymbolicLink(link).toString();
         return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
       } catch (IOException | UnsupportedOperationException e) {
         return false;

@@ -136,8 +136,9 @@ final class ToolsCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
-      GroupRegistry registry = Groups.registry(io);
+    public Integer call() throws IOException, InterruptedException {
+      Services services = new Services(io);
+      GroupRegistry registry = Groups.registry(services);
       Composition composition =
           compose(
               io,
@@ -157,7 +158,9 @@ final class ToolsCommand implements Callable<Integer> {
             new ToolOutcome.Failure(
                 "INVALID_ARGUMENT", "The arguments are not valid JSON: " + e.getOriginalMessage()));
       }
-      return report(invoker(io, composition).call(name, args, ToolContext.ProgressSink.NONE));
+      int code = report(invoker(io, composition).call(name, args, ToolContext.ProgressSink.NONE));
+      services.awaitRuns();
+      return code;
     }
 
     private int report(ToolOutcome outcome) {

@@ -10,23 +10,30 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Checks a JSON value against one JSON Schema (2020-12). The schema is compiled on first use, so a
- * server that never calls a tool never pays for its schema.
+ * server that never calls a tool never pays for its schema. Problems name the offending field; a
+ * problem of the whole value is labelled with the root label ({@code arguments} for tools).
  */
-final class SchemaCheck {
+public final class SchemaCheck {
   private static final class Registry {
     static final SchemaRegistry INSTANCE =
         SchemaRegistry.withDefaultDialect(Dialects.getDraft202012());
   }
 
   private final Map<String, Object> schema;
+  private final String root;
   private volatile com.networknt.schema.Schema compiled;
 
   SchemaCheck(Map<String, Object> schema) {
+    this(schema, "arguments");
+  }
+
+  public SchemaCheck(Map<String, Object> schema, String root) {
     this.schema = schema;
+    this.root = root;
   }
 
   /** Human-readable problems of {@code value}; empty when it conforms. */
-  List<String> problems(JsonNode value) {
+  public List<String> problems(JsonNode value) {
     List<Error> errors = compiled().validate(value);
     List<String> problems = new ArrayList<>(errors.size());
     for (Error error : errors) {
@@ -39,7 +46,7 @@ final class SchemaCheck {
     String pointer = error.getInstanceLocation().toString();
     String where =
         pointer.isEmpty() || pointer.equals("$")
-            ? "arguments"
+            ? root
             : pointer.replaceFirst("^[/$.]+", "").replace('/', '.');
     if ("additionalProperties".equals(error.getKeyword())) {
       return where + ": unknown field '" + error.getProperty() + "'" + allowedFields(error, where);
@@ -49,7 +56,7 @@ final class SchemaCheck {
 
   /** Names the fields the tool accepts, for an unknown field at the top level. */
   private String allowedFields(Error error, String where) {
-    if (!"arguments".equals(where) || !(schema.get("properties") instanceof Map<?, ?> properties)) {
+    if (!root.equals(where) || !(schema.get("properties") instanceof Map<?, ?> properties)) {
       return "";
     }
     return properties.isEmpty()

@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import dev.cortex.storage.Sql;
 import dev.cortex.evidence.Records.Evidence;
 import dev.cortex.mcp.Json;
 import java.sql.Connection;

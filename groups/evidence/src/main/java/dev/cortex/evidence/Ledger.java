@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import dev.cortex.storage.Sql;
 import dev.cortex.evidence.Inputs.CriterionInput;
 import dev.cortex.evidence.Records.Assumption;
 import dev.cortex.evidence.Records.Claim;

@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import dev.cortex.storage.Sql;
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolException;
 import dev.cortex.storage.Database;

@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import dev.cortex.storage.Sql;
 import static dev.cortex.evidence.LedgerFixture.context;
 import static dev.cortex.evidence.LedgerFixture.evidence;
 import static dev.cortex.evidence.LedgerFixture.hasTable;

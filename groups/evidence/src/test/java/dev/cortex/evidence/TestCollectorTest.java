@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import dev.cortex.storage.Sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -14,14 +14,15 @@ import java.util.regex.Pattern;
  * other value is a literal. The expressions run over {@code {params, steps}}.
  */
 public final class Template {
-  private static final Pattern EXPRESSION = Pattern.compile("\\$\\{\\{(.*?)}}", Pattern.DOTALL);
+  /** A template: {@code ${{ expr }}}, the expression in group 1. */
+  public static final Pattern PATTERN = Pattern.compile("\\$\\{\\{(.*?)}}", Pattern.DOTALL);
 
   private Template() {}
 
   /** The jq expressions in {@code text}, trimmed, in order. */
   public static List<String> expressions(String text) {
     List<String> found = new ArrayList<>();
-    Matcher matcher = EXPRESSION.matcher(text);
+    Matcher matcher = PATTERN.matcher(text);
     while (matcher.find()) {
       found.add(matcher.group(1).trim());
     }
@@ -31,7 +32,7 @@ public final class Template {
   /** The expression when {@code text} is exactly one template, its value keeping its JSON type. */
   public static Optional<String> whole(String text) {
     String stripped = text.strip();
-    Matcher matcher = EXPRESSION.matcher(stripped);
+    Matcher matcher = PATTERN.matcher(stripped);
     boolean whole = matcher.find() && matcher.start() == 0 && matcher.end() == stripped.length();
     return whole ? Optional.of(matcher.group(1).trim()) : Optional.empty();
   }

@@ -1,4 +1,4 @@
-package dev.cortex.evidence;
+package dev.cortex.storage;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,38 +10,40 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * Small JDBC helpers of the evidence repositories: binding, fixed-width timestamps, row mapping.
+ * Small JDBC helpers for the repositories of every area: binding, fixed-width timestamps, row
+ * mapping. Enums bind as their lower-case name, instants as fixed-width UTC text, booleans as 0/1.
  */
-final class Sql {
+public final class Sql {
   private Sql() {}
 
   /** UTC with milliseconds, fixed width, so that text order is time order. */
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
-  static String stamp(Instant instant) {
+  public static String stamp(Instant instant) {
     return instant == null ? null : STAMP.format(instant);
   }
 
-  static Instant instant(String text) {
+  public static Instant instant(String text) {
     return text == null ? null : Instant.parse(text);
   }
 
   /** Maps one row. */
   @FunctionalInterface
-  interface Row<T> {
+  public interface Row<T> {
     T map(ResultSet rs) throws SQLException;
   }
 
-  static int update(Connection c, String sql, Object... args) throws SQLException {
+  public static int update(Connection c, String sql, Object... args) throws SQLException {
     try (PreparedStatement ps = prepare(c, sql, args)) {
       return ps.executeUpdate();
     }
   }
 
-  static <T> List<T> query(Connection c, String sql, Row<T> row, Object... args)
+  public static <T> List<T> query(Connection c, String sql, Row<T> row, Object... args)
       throws SQLException {
     try (PreparedStatement ps = prepare(c, sql, args);
         ResultSet rs = ps.executeQuery()) {
@@ -53,7 +55,7 @@ final class Sql {
     }
   }
 
-  static <T> T one(Connection c, String sql, Row<T> row, Object... args) throws SQLException {
+  public static <T> T one(Connection c, String sql, Row<T> row, Object... args) throws SQLException {
     List<T> rows = query(c, sql, row, args);
     return rows.isEmpty() ? null : rows.get(0);
   }
@@ -65,8 +67,8 @@ final class Sql {
       Object arg = args[i];
       if (arg == null) {
         ps.setNull(i + 1, Types.NULL);
-      } else if (arg instanceof Wire wire) {
-        ps.setString(i + 1, wire.wire());
+      } else if (arg instanceof Enum<?> constant) {
+        ps.setString(i + 1, constant.name().toLowerCase(Locale.ROOT));
       } else if (arg instanceof Instant instant) {
         ps.setString(i + 1, stamp(instant));
       } else if (arg instanceof Boolean bool) {
@@ -78,7 +80,7 @@ final class Sql {
     return ps;
   }
 
-  static Double nullableDouble(ResultSet rs, String column) throws SQLException {
+  public static Double nullableDouble(ResultSet rs, String column) throws SQLException {
     double value = rs.getDouble(column);
     return rs.wasNull() ? null : value;
   }

@@ -1,0 +1,305 @@
+package dev.cortex.workflows;
+
+import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.ToolCall;
+import dev.cortex.mcp.ToolContext;
+import dev.cortex.mcp.ToolException;
+import dev.cortex.mcp.ToolHints;
+import dev.cortex.mcp.ToolSpec;
+import dev.cortex.workflows.run.RunHandle;
+import dev.cortex.workflows.run.RunListener;
+import dev.cortex.workflows.run.RunRecord;
+import dev.cortex.workflows.run.StepRecord;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The six tools of the workflows group, adapters from validated arguments to {@link Workflows}.
+ * There is deliberately no tool to save a workflow, log in or configure: those stay with humans.
+ */
+final class WorkflowTools {
+  private static final ToolHints RUNS = new ToolHints(false, true, false, true);
+
+  private final Supplier<Workflows> workflows;
+
+  WorkflowTools(Supplier<Workflows> workflows) {
+    this.workflows = workflows;
+  }
+
+  List<ToolSpec> specs() {
+    return List.of(check(), show(), run(), runsList(), runsShow(), status());
+  }
+
+  private static Map<String, Object> workflowArgument() {
+    return Schema.string(
+        "The workflow: a path to a YAML manifest (absolute, or relative to the server's working"
+            + " directory) or the name of a workflow saved in the local library.",
+        1,
+        4096);
+  }
+
+  private static Map<String, Object> paramsArgument() {
+    return Schema.object()
+        .description(
+            "Parameter values by name, with their JSON types (a number is not given as a string).")
+        .open()
+        .build();
+  }
+
+  private ToolSpec check() {
+    return ToolSpec.builder("check", this::check)
+        .title("Check a workflow")
+        .description(
+            "Preflights a workflow without running anything: validates the manifest (every problem"
+                + " with file, line and field), resolves the parameters (type, required, enum,"
+                + " min/max), checks the declared capabilities and that the programs, MCP servers"
+                + " and database drivers the steps need exist here. Returns the resolved parameters"
+                + " and the steps.")
+        .input(
+            Schema.object()
+                .required("workflow", workflowArgument())
+                .optional("params", paramsArgument())
+                .build())
+        .output(
+            loose(
+                "ok", Schema.bool("True when the workflow can run with these parameters."),
+                "workflow", Schema.object().open().build(),
+                "parameters", Schema.object().open().build(),
+                "steps", Schema.array("The steps, in order.", Schema.object().open().build(), 0, 0, false)))
+        .hints(ToolHints.readOnlyLocal())
+        .blocking()
+        .build();
+  }
+
+  private Object check(ToolCall call) {
+    Workflows service = workflows.get();
+    String ref = call.arguments().path("workflow").asString();
+    return service.checkReport(service.prepare(ref, Workflows.Params.json(call.arguments().get("params"))));
+  }
+
+  private ToolSpec show() {
+    return ToolSpec.builder("show", call -> workflows.get().show(call.arguments().path("workflow").asString()))
+        .title("Show a workflow")
+        .description(
+            "Describes a workflow: name, version, description, its parameters with types and"
+                + " defaults, declared capabilities, MCP servers, and each step's kind and inputs.")
+        .input(Schema.object().required("workflow", workflowArgument()).build())
+        .output(
+            loose(
+                "workflow", Schema.object().open().build(),
+                "parameters", Schema.object().open().build(),
+                "steps", Schema.array("The steps, in order.", Schema.object().open().build(), 0, 0, false)))
+        .hints(ToolHints.readOnlyLocal())
+        .blocking()
+        .build();
+  }
+
+  private ToolSpec run() {
+    return ToolSpec.builder("run", this::run)
+        .title("Run a workflow")
+        .description(
+            "Runs a workflow with the given parameters and returns its trace when it ends: status,"
+                + " and per step status, attempts, duration, cost, output and output_summary. Blocks"
+                + " until the workflow finishes; the server sets no timeout. Outputs over ~2 KB are"
+                + " elided from the returned trace, each with the runs_show call that fetches it."
+                + " With a progressToken, sends the plan and then one notification per completed"
+                + " step. Cancelling the request suppresses the answer but not the run: its trace"
+                + " is kept (see runs_list). detach: true returns the run id at once instead, for"
+                + " clients that give up on long calls; follow the run with runs_show.")
+        .input(
+            Schema.object()
+                .required("workflow", workflowArgument())
+                .optional("params", paramsArgument())
+                .optional(
+                    "detach",
+                    Schema.bool(
+                        "Return the run id at once and let the run go on (default false: wait for"
+                            + " the end)."))
+                .build())
+        .output(
+            loose(
+                "run_id", Schema.string("The run's id."),
+                "status", Schema.enumOf("Where the run stands.", "running", "succeeded", "failed", "interrupted")))
+        .hints(RUNS)
+        .blocking()
+        .build();
+  }
+
+  private Object run(ToolCall call) {
+    Workflows service = workflows.get();
+    JsonNode args = call.arguments();
+    Workflows.Prepared prepared =
+        service.prepare(args.path("workflow").asString(), Workflows.Params.json(args.get("params")));
+    boolean detach = args.path("detach").asBoolean(false);
+    RunHandle handle =
+        service.start(prepared, detach ? RunListener.NONE : progress(call.context().progress()));
+    if (detach) {
+      Map<String, Object> detached = new LinkedHashMap<>();
+      detached.put("run_id", handle.runId());
+      detached.put("status", "running");
+      detached.put("detached", true);
+      detached.put(
+          "note",
+          "The run goes on in the server. Follow it with runs_show {\"run_id\":\""
+              + handle.runId()
+              + "\"}; it is done when status is no longer running.");
+      return detached;
+    }
+    try {
+      return TraceView.of(handle.await(), false);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolException(
+          dev.cortex.mcp.ErrorCodes.UNAVAILABLE,
+          "stopped waiting for run " + handle.runId() + "; it goes on, see runs_show");
+    }
+  }
+
+  /** Progress notifications of a run: the plan, then one per completed step, live. */
+  static RunListener progress(ToolContext.ProgressSink sink) {
+    if (sink == ToolContext.ProgressSink.NONE) {
+      return RunListener.NONE;
+    }
+    return new RunListener() {
+      @Override
+      public void planned(RunRecord run) {
+        StringBuilder plan = new StringBuilder("plan: run ")
+            .append(run.runId()).append(" of ").append(run.workflow()).append(' ').append(run.version())
+            .append(", ").append(run.stepsTotal()).append(run.stepsTotal() == 1 ? " step:" : " steps:");
+        for (StepRecord step : run.steps()) {
+          plan.append(' ').append(step.id()).append(" (").append(step.kind()).append(')');
+          if (step.status().done()) {
+            plan.append(" [").append(step.status().wire()).append(']');
+          }
+          plan.append(',');
+        }
+        plan.setLength(plan.length() - 1);
+        sink.report(run.stepsCompleted(), (double) run.stepsTotal(), plan.toString());
+      }
+
+      @Override
+      public void stepEnded(RunRecord run, int position) {
+        StepRecord step = run.steps().get(position);
+        String message =
+            "step "
+                + (position + 1)
+                + "/"
+                + run.stepsTotal()
+                + " '"
+                + step.id()
+                + "' "
+                + step.status().wire()
+                + " in "
+                + step.durationMs()
+                + " ms: "
+                + (step.error() == null ? step.outputSummary() : step.error().message());
+        sink.report(position + 1, (double) run.stepsTotal(), message);
+      }
+    };
+  }
+
+  private ToolSpec runsList() {
+    return ToolSpec.builder("runs_list", this::runsList)
+        .title("List workflow runs")
+        .description(
+            "Lists runs newest first, with status, times, step counts and cost. Filter by workflow"
+                + " name, status or start time. Runs whose process died are reported interrupted"
+                + " (a human resumes them with `cortex runs resume RUN`).")
+        .input(
+            Schema.object()
+                .optional("workflow", Schema.string("Only runs of the workflow with this name.", 1, 256))
+                .optional(
+                    "status",
+                    Schema.enumOf("Only runs in this status.", "running", "succeeded", "failed", "interrupted"))
+                .optional(
+                    "since",
+                    Schema.string("Only runs started at or after this ISO-8601 instant, e.g. 2026-11-30T09:00:00Z.", 1, 64))
+                .optional("limit", Schema.integer("How many runs at most (default 20).", 1, 200))
+                .build())
+        .output(
+            loose(
+                "runs", Schema.array("The runs, newest first.", Schema.object().open().build(), 0, 0, false),
+                "count", Schema.integer("How many runs were returned.")))
+        .hints(ToolHints.readOnlyLocal())
+        .blocking()
+        .build();
+  }
+
+  private Object runsList(ToolCall call) {
+    JsonNode args = call.arguments();
+    return workflows
+        .get()
+        .list(
+            text(args, "workflow"),
+            text(args, "status"),
+            text(args, "since"),
+            args.path("limit").asInt(20));
+  }
+
+  private ToolSpec runsShow() {
+    return ToolSpec.builder("runs_show", this::runsShow)
+        .title("Show a workflow run")
+        .description(
+            "Shows a run's trace: status, times, cost, and each step's status, attempts, duration,"
+                + " cost, output and output_summary. Outputs over ~2 KB are elided unless full is"
+                + " true; activity gives one step's record with its whole output. A running run"
+                + " shows its progress so far.")
+        .input(
+            Schema.object()
+                .required("run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
+                .optional("activity", Schema.string("A step id: return that step's full record.", 1, 128))
+                .optional("full", Schema.bool("Return every output inline, however large."))
+                .build())
+        .output(
+            loose(
+                "run_id", Schema.string("The run's id."),
+                "status", Schema.enumOf("Where the run stands.", "running", "succeeded", "failed", "interrupted")))
+        .hints(ToolHints.readOnlyLocal())
+        .blocking()
+        .build();
+  }
+
+  private Object runsShow(ToolCall call) {
+    JsonNode args = call.arguments();
+    return workflows
+        .get()
+        .showRun(args.path("run_id").asString(), text(args, "activity"), args.path("full").asBoolean(false));
+  }
+
+  private ToolSpec status() {
+    return ToolSpec.builder("status", call -> workflows.get().status())
+        .title("Workflow engine status")
+        .description(
+            "Reports the Cortex version, its home directory, the engine and whether it is"
+                + " reachable, run counts by status and how many workflows the local library holds.")
+        .input(Schema.object().build())
+        .output(
+            loose(
+                "version", Schema.string("The Cortex version."),
+                "home", Schema.string("The Cortex home directory."),
+                "engine", Schema.object().open().build(),
+                "runs", Schema.object().open().build()))
+        .hints(ToolHints.readOnlyLocal())
+        .blocking()
+        .build();
+  }
+
+  private static String text(JsonNode args, String field) {
+    JsonNode value = args.get(field);
+    return value == null || value.isNull() ? null : value.asString();
+  }
+
+  /** An open object schema requiring each of the given properties. */
+  private static Map<String, Object> loose(Object... properties) {
+    Schema.ObjectBuilder builder = Schema.object().open();
+    for (int i = 0; i < properties.length; i += 2) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> schema = (Map<String, Object>) properties[i + 1];
+      builder.required((String) properties[i], schema);
+    }
+    return builder.build();
+  }
+}

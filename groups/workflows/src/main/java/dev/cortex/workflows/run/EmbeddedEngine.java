@@ -1,0 +1,282 @@
+package dev.cortex.workflows.run;
+
+import dev.cortex.mcp.Json;
+import dev.cortex.workflows.Jq;
+import dev.cortex.workflows.Manifest;
+import dev.cortex.workflows.ManifestException;
+import dev.cortex.workflows.ManifestLoader;
+import dev.cortex.workflows.Step;
+import dev.cortex.workflows.activity.Activities;
+import dev.cortex.workflows.activity.ActivityEnvironment;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The embedded engine: runs a workflow on a thread of this process, one step after another. Each
+ * step's result is committed to SQLite, and the trace file replaced, before the next step starts; a
+ * run whose process dies is found by {@link RunStore#sweep} and can be resumed from its first step
+ * that did not complete.
+ */
+public final class EmbeddedEngine implements Engine {
+  public static final String NAME = "embedded";
+
+  private static final DateTimeFormatter ID_TIME =
+      DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+  private static final char[] ID_CHARS = "abcdefghijkmnpqrstuvwxyz23456789".toCharArray();
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final RunStore store;
+  private final TraceFiles traces;
+  private final StepRunner steps;
+  private final Clock clock;
+  private final AtomicInteger running = new AtomicInteger();
+  private final ThreadFactory threads;
+
+  public EmbeddedEngine(
+      RunStore store, TraceFiles traces, Activities activities, ActivityEnvironment environment) {
+    this.store = store;
+    this.traces = traces;
+    this.clock = environment.clock();
+    this.steps = new StepRunner(activities, environment);
+    AtomicInteger count = new AtomicInteger();
+    this.threads =
+        runnable -> {
+          Thread thread = new Thread(runnable, "cortex-run-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public RunHandle start(RunRequest request, RunListener listener) {
+    Manifest manifest = request.manifest();
+    List<StepRecord> pending = new ArrayList<>();
+    for (Step step : manifest.steps()) {
+      pending.add(StepRecord.pending(step.id(), step.kind().wireName()));
+    }
+    String startedAt = clock.instant().toString();
+    JsonNode parameters = Json.tree(request.parameters());
+    RunRecord run;
+    do {
+      run =
+          new RunRecord(
+              newRunId(clock.instant()),
+              manifest.name(),
+              manifest.version(),
+              request.source(),
+              parameters,
+              RunStatus.RUNNING,
+              NAME,
+              startedAt,
+              null,
+              null,
+              RunCost.ZERO,
+              pending.size(),
+              0,
+              0,
+              pending,
+              null);
+    } while (!store.create(run, request.manifestText(), RunStore.Owner.current()));
+    traces.write(run);
+    return launch(new Execution(run, manifest, 0), listener);
+  }
+
+  @Override
+  public RunHandle resume(String runId, RunListener listener) {
+    RunStore.Stored stored =
+        store.load(runId).orElseThrow(() -> new IllegalArgumentException("no run " + runId));
+    Manifest manifest;
+    try {
+      manifest = ManifestLoader.parse(stored.record().source().location(), stored.manifest());
+    } catch (ManifestException e) {
+      throw new IllegalStateException("the stored manifest of " + runId + " no longer loads", e);
+    }
+    if (!store.claim(runId, RunStore.Owner.current())) {
+      throw new IllegalStateException(
+          "run "
+              + runId
+              + " is "
+              + stored.record().status().wire()
+              + "; only interrupted or failed runs can be resumed");
+    }
+    RunRecord record = store.load(runId).orElseThrow().record();
+    int first = 0;
+    while (first < record.steps().size() && record.steps().get(first).status().done()) {
+      first++;
+    }
+    return launch(new Execution(record, manifest, first), listener);
+  }
+
+  @Override
+  public boolean busy() {
+    return running.get() > 0;
+  }
+
+  @Override
+  public void awaitIdle() throws InterruptedException {
+    synchronized (running) {
+      while (running.get() > 0) {
+        running.wait();
+      }
+    }
+  }
+
+  private RunHandle launch(Execution execution, RunListener listener) {
+    CompletableFuture<RunRecord> done = new CompletableFuture<>();
+    running.incrementAndGet();
+    Thread thread =
+        threads.newThread(
+            () -> {
+              try {
+                done.complete(execution.run(listener));
+              } catch (Throwable e) {
+                done.completeExceptionally(e);
+              } finally {
+                synchronized (running) {
+                  running.decrementAndGet();
+                  running.notifyAll();
+                }
+              }
+            });
+    String runId = execution.run.runId();
+    thread.start();
+    return new RunHandle() {
+      @Override
+      public String runId() {
+        return runId;
+      }
+
+      @Override
+      public RunRecord await() throws InterruptedException {
+        try {
+          return done.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException runtime) {
+            throw runtime;
+          }
+          throw new IllegalStateException("run " + runId + " failed inside the engine", e);
+        }
+      }
+    };
+  }
+
+  static String newRunId(Instant now) {
+    StringBuilder id = new StringBuilder(ID_TIME.format(now)).append('-');
+    for (int i = 0; i < 8; i++) {
+      id.append(ID_CHARS[RANDOM.nextInt(ID_CHARS.length)]);
+    }
+    return id.toString();
+  }
+
+  /** One run in progress: its record as it stands and where it goes next. */
+  private final class Execution {
+    private RunRecord run;
+    private final Manifest manifest;
+    private final int first;
+
+    Execution(RunRecord run, Manifest manifest, int first) {
+      this.run = run;
+      this.manifest = manifest;
+      this.first = first;
+    }
+
+    RunRecord run(RunListener listener) {
+      long started = System.nanoTime();
+      long priorMillis = 0;
+      Jq.Context context = Jq.Context.of(run.parameters());
+      for (int i = 0; i < first; i++) {
+        StepRecord done = run.steps().get(i);
+        context.put(done.id(), done.output());
+        priorMillis += done.durationMs() == null ? 0 : done.durationMs();
+      }
+      listener.planned(run);
+      RunRecord.RunError error = null;
+      try (dev.cortex.workflows.activity.RunScope scope =
+          new dev.cortex.workflows.activity.RunScope()) {
+        for (int position = first; position < manifest.steps().size(); position++) {
+          Step step = manifest.steps().get(position);
+          StepRecord record = steps.run(step, manifest, context, scope);
+          context.put(step.id(), record.output());
+          update(position, record);
+          store.saveStep(run, position);
+          traces.write(run);
+          listener.stepEnded(run, position);
+          if (record.status() == StepStatus.FAILED) {
+            error =
+                new RunRecord.RunError(step.id(), record.error().kind(), record.error().message());
+            break;
+          }
+        }
+      }
+      long millis = (System.nanoTime() - started) / 1_000_000 + priorMillis;
+      run =
+          new RunRecord(
+              run.runId(),
+              run.workflow(),
+              run.version(),
+              run.source(),
+              run.parameters(),
+              error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+              run.engine(),
+              run.startedAt(),
+              clock.instant().toString(),
+              millis,
+              run.cost(),
+              run.stepsTotal(),
+              run.stepsCompleted(),
+              run.resumes(),
+              run.steps(),
+              error);
+      store.finish(run);
+      traces.write(run);
+      listener.ended(run);
+      return run;
+    }
+
+    private void update(int position, StepRecord record) {
+      List<StepRecord> steps = new ArrayList<>(run.steps());
+      steps.set(position, record);
+      int completed = 0;
+      RunCost cost = RunCost.ZERO;
+      for (StepRecord step : steps) {
+        if (step.status() != StepStatus.PENDING) {
+          completed++;
+        }
+        cost = cost.plus(step.cost());
+      }
+      run =
+          new RunRecord(
+              run.runId(),
+              run.workflow(),
+              run.version(),
+              run.source(),
+              run.parameters(),
+              run.status(),
+              run.engine(),
+              run.startedAt(),
+              null,
+              null,
+              cost,
+              run.stepsTotal(),
+              completed,
+              run.resumes(),
+              steps,
+              null);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.cortex.workflows.run;
+
+/**
+ * Runs workflows. The embedded engine runs them in this process with each step's result durable in
+ * SQLite; a distributed engine runs them on a cluster. Either way the run is recorded before {@link
+ * #start} returns, listeners hear of each step as it completes, and the trace ends up in {@code
+ * $CORTEX_HOME/runs/} and the run index.
+ */
+public interface Engine {
+  /** The engine's name as {@code status} reports it, e.g. {@code embedded}. */
+  String name();
+
+  /** Starts a run and returns at once; the run goes on whether or not anyone awaits it. */
+  RunHandle start(RunRequest request, RunListener listener);
+
+  /**
+   * Resumes an interrupted (or failed) run from its first step that did not complete; completed
+   * steps are not run again.
+   *
+   * @throws IllegalStateException when the run cannot be resumed (it is running or succeeded)
+   */
+  RunHandle resume(String runId, RunListener listener);
+
+  /** Whether runs this engine started in this process are still going on. */
+  boolean busy();
+
+  /** Waits until every run this engine started in this process has ended. */
+  void awaitIdle() throws InterruptedException;
+}

@@ -1,0 +1,18 @@
+package dev.cortex.workflows.run;
+
+/**
+ * Hears how a run goes, as it goes: the plan when it starts, each step as it completes (after the
+ * step's result is durable), the end. Called from the run's thread; must not block for long.
+ */
+public interface RunListener {
+  RunListener NONE = new RunListener() {};
+
+  /** The run is recorded and about to run its first (or first unfinished) step. */
+  default void planned(RunRecord run) {}
+
+  /** Step {@code position} ended (succeeded, failed or skipped) and is durable. */
+  default void stepEnded(RunRecord run, int position) {}
+
+  /** The run ended; its trace and index row are written. */
+  default void ended(RunRecord run) {}
+}

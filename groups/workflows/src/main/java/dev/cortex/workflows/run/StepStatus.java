@@ -1,0 +1,26 @@
+package dev.cortex.workflows.run;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** Where a step stands. Steps after a failed one stay {@code PENDING}. */
+public enum StepStatus {
+  PENDING,
+  SUCCEEDED,
+  FAILED,
+  SKIPPED;
+
+  @JsonValue
+  public String wire() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether a resumed run can take the step's outcome as it is. */
+  public boolean done() {
+    return this == SUCCEEDED || this == SKIPPED;
+  }
+
+  static StepStatus fromWire(String wire) {
+    return valueOf(wire.toUpperCase(Locale.ROOT));
+  }
+}
