@@ -55,7 +55,8 @@ public final class Sql {
     }
   }
 
-  public static <T> T one(Connection c, String sql, Row<T> row, Object... args) throws SQLException {
+  public static <T> T one(Connection c, String sql, Row<T> row, Object... args)
+      throws SQLException {
     List<T> rows = query(c, sql, row, args);
     return rows.isEmpty() ? null : rows.get(0);
   }

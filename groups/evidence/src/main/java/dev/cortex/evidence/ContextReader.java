@@ -1,8 +1,8 @@
 package dev.cortex.evidence;
 
-import dev.cortex.storage.Sql;
 import dev.cortex.evidence.Records.Evidence;
 import dev.cortex.mcp.Json;
+import dev.cortex.storage.Sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package dev.cortex.evidence;
 
-import dev.cortex.storage.Sql;
 import dev.cortex.evidence.Inputs.CriterionInput;
 import dev.cortex.evidence.Records.Assumption;
 import dev.cortex.evidence.Records.Claim;
@@ -18,6 +17,7 @@ import dev.cortex.evidence.Results.UpdatedAssumption;
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolException;
 import dev.cortex.storage.Database;
+import dev.cortex.storage.Sql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,9 +1,9 @@
 package dev.cortex.evidence;
 
-import dev.cortex.storage.Sql;
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolException;
 import dev.cortex.storage.Database;
+import dev.cortex.storage.Sql;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,6 +1,5 @@
 package dev.cortex.evidence;
 
-import dev.cortex.storage.Sql;
 import static dev.cortex.evidence.LedgerFixture.context;
 import static dev.cortex.evidence.LedgerFixture.evidence;
 import static dev.cortex.evidence.LedgerFixture.hasTable;
@@ -22,6 +21,7 @@ import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolException;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
+import dev.cortex.storage.Sql;
 import dev.cortex.storage.StorageException;
 import java.nio.file.Path;
 import java.time.Duration;

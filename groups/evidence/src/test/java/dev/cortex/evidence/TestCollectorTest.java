@@ -1,10 +1,10 @@
 package dev.cortex.evidence;
 
-import dev.cortex.storage.Sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cortex.storage.Database;
+import dev.cortex.storage.Sql;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

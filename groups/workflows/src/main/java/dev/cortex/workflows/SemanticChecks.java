@@ -157,8 +157,59 @@ final class SemanticChecks {
     if (step.has("concurrency") && !step.has("for_each")) {
       report(FieldPath.member(path, "concurrency"), "concurrency applies only with for_each");
     }
-    StepKind.fromWireName(step.path("kind").asString(""))
-        .ifPresent(kind -> capability(path, step, kind));
+    Optional<StepKind> kind = StepKind.fromWireName(step.path("kind").asString(""));
+    if (kind.isPresent()) {
+      capability(path, step, kind.get());
+      inputs(FieldPath.member(path, "with"), step.path("with"), kind.get());
+      JsonNode expression = step.path("with").path("expression");
+      if (kind.get() == StepKind.TRANSFORM
+          && expression.isString()
+          && Template.expressions(expression.asString()).isEmpty()) {
+        expression(
+            FieldPath.member(FieldPath.member(path, "with"), "expression"),
+            expression.asString(),
+            id,
+            before,
+            allIds);
+      }
+    }
+  }
+
+  /** Names in {@code with} that the kind does not take, and inputs it requires that are absent. */
+  private void inputs(String path, JsonNode with, StepKind kind) {
+    if (!with.isObject() && !with.isMissingNode()) {
+      return;
+    }
+    Map<String, Object> schema = dev.cortex.workflows.activity.Activities.inputSchema(kind);
+    Object properties = schema.get("properties");
+    Set<String> accepted =
+        properties instanceof Map<?, ?> map
+            ? map.keySet().stream()
+                .map(String::valueOf)
+                .collect(java.util.stream.Collectors.toCollection(java.util.LinkedHashSet::new))
+            : Set.of();
+    for (Map.Entry<String, JsonNode> entry : with.properties()) {
+      if (!accepted.contains(entry.getKey())) {
+        report(
+            FieldPath.member(path, entry.getKey()),
+            "kind "
+                + kind.wireName()
+                + " takes no input '"
+                + entry.getKey()
+                + "' (it takes: "
+                + String.join(", ", accepted)
+                + ")");
+      }
+    }
+    if (schema.get("required") instanceof List<?> required) {
+      for (Object name : required) {
+        if (!with.has(String.valueOf(name))) {
+          report(
+              with.isMissingNode() ? path.substring(0, path.lastIndexOf('.')) : path,
+              "kind " + kind.wireName() + " needs with." + name);
+        }
+      }
+    }
   }
 
   private void templates(

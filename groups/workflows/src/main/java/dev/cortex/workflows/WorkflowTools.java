@@ -68,7 +68,9 @@ final class WorkflowTools {
                 "ok", Schema.bool("True when the workflow can run with these parameters."),
                 "workflow", Schema.object().open().build(),
                 "parameters", Schema.object().open().build(),
-                "steps", Schema.array("The steps, in order.", Schema.object().open().build(), 0, 0, false)))
+                "steps",
+                    Schema.array(
+                        "The steps, in order.", Schema.object().open().build(), 0, 0, false)))
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -77,11 +79,13 @@ final class WorkflowTools {
   private Object check(ToolCall call) {
     Workflows service = workflows.get();
     String ref = call.arguments().path("workflow").asString();
-    return service.checkReport(service.prepare(ref, Workflows.Params.json(call.arguments().get("params"))));
+    return service.checkReport(
+        service.prepare(ref, Workflows.Params.json(call.arguments().get("params"))));
   }
 
   private ToolSpec show() {
-    return ToolSpec.builder("show", call -> workflows.get().show(call.arguments().path("workflow").asString()))
+    return ToolSpec.builder(
+            "show", call -> workflows.get().show(call.arguments().path("workflow").asString()))
         .title("Show a workflow")
         .description(
             "Describes a workflow: name, version, description, its parameters with types and"
@@ -91,7 +95,9 @@ final class WorkflowTools {
             loose(
                 "workflow", Schema.object().open().build(),
                 "parameters", Schema.object().open().build(),
-                "steps", Schema.array("The steps, in order.", Schema.object().open().build(), 0, 0, false)))
+                "steps",
+                    Schema.array(
+                        "The steps, in order.", Schema.object().open().build(), 0, 0, false)))
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -122,7 +128,9 @@ final class WorkflowTools {
         .output(
             loose(
                 "run_id", Schema.string("The run's id."),
-                "status", Schema.enumOf("Where the run stands.", "running", "succeeded", "failed", "interrupted")))
+                "status",
+                    Schema.enumOf(
+                        "Where the run stands.", "running", "succeeded", "failed", "interrupted")))
         .hints(RUNS)
         .blocking()
         .build();
@@ -132,7 +140,8 @@ final class WorkflowTools {
     Workflows service = workflows.get();
     JsonNode args = call.arguments();
     Workflows.Prepared prepared =
-        service.prepare(args.path("workflow").asString(), Workflows.Params.json(args.get("params")));
+        service.prepare(
+            args.path("workflow").asString(), Workflows.Params.json(args.get("params")));
     boolean detach = args.path("detach").asBoolean(false);
     RunHandle handle =
         service.start(prepared, detach ? RunListener.NONE : progress(call.context().progress()));
@@ -166,9 +175,16 @@ final class WorkflowTools {
     return new RunListener() {
       @Override
       public void planned(RunRecord run) {
-        StringBuilder plan = new StringBuilder("plan: run ")
-            .append(run.runId()).append(" of ").append(run.workflow()).append(' ').append(run.version())
-            .append(", ").append(run.stepsTotal()).append(run.stepsTotal() == 1 ? " step:" : " steps:");
+        StringBuilder plan =
+            new StringBuilder("plan: run ")
+                .append(run.runId())
+                .append(" of ")
+                .append(run.workflow())
+                .append(' ')
+                .append(run.version())
+                .append(", ")
+                .append(run.stepsTotal())
+                .append(run.stepsTotal() == 1 ? " step:" : " steps:");
         for (StepRecord step : run.steps()) {
           plan.append(' ').append(step.id()).append(" (").append(step.kind()).append(')');
           if (step.status().done()) {
@@ -210,18 +226,29 @@ final class WorkflowTools {
                 + " (a human resumes them with `cortex runs resume RUN`).")
         .input(
             Schema.object()
-                .optional("workflow", Schema.string("Only runs of the workflow with this name.", 1, 256))
+                .optional(
+                    "workflow", Schema.string("Only runs of the workflow with this name.", 1, 256))
                 .optional(
                     "status",
-                    Schema.enumOf("Only runs in this status.", "running", "succeeded", "failed", "interrupted"))
+                    Schema.enumOf(
+                        "Only runs in this status.",
+                        "running",
+                        "succeeded",
+                        "failed",
+                        "interrupted"))
                 .optional(
                     "since",
-                    Schema.string("Only runs started at or after this ISO-8601 instant, e.g. 2026-11-30T09:00:00Z.", 1, 64))
+                    Schema.string(
+                        "Only runs started at or after this ISO-8601 instant, e.g. 2026-11-30T09:00:00Z.",
+                        1,
+                        64))
                 .optional("limit", Schema.integer("How many runs at most (default 20).", 1, 200))
                 .build())
         .output(
             loose(
-                "runs", Schema.array("The runs, newest first.", Schema.object().open().build(), 0, 0, false),
+                "runs",
+                    Schema.array(
+                        "The runs, newest first.", Schema.object().open().build(), 0, 0, false),
                 "count", Schema.integer("How many runs were returned.")))
         .hints(ToolHints.readOnlyLocal())
         .blocking()
@@ -249,14 +276,18 @@ final class WorkflowTools {
                 + " shows its progress so far.")
         .input(
             Schema.object()
-                .required("run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
-                .optional("activity", Schema.string("A step id: return that step's full record.", 1, 128))
+                .required(
+                    "run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
+                .optional(
+                    "activity", Schema.string("A step id: return that step's full record.", 1, 128))
                 .optional("full", Schema.bool("Return every output inline, however large."))
                 .build())
         .output(
             loose(
                 "run_id", Schema.string("The run's id."),
-                "status", Schema.enumOf("Where the run stands.", "running", "succeeded", "failed", "interrupted")))
+                "status",
+                    Schema.enumOf(
+                        "Where the run stands.", "running", "succeeded", "failed", "interrupted")))
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -266,7 +297,10 @@ final class WorkflowTools {
     JsonNode args = call.arguments();
     return workflows
         .get()
-        .showRun(args.path("run_id").asString(), text(args, "activity"), args.path("full").asBoolean(false));
+        .showRun(
+            args.path("run_id").asString(),
+            text(args, "activity"),
+            args.path("full").asBoolean(false));
   }
 
   private ToolSpec status() {

@@ -72,13 +72,7 @@ public final class Workflows {
         new dev.cortex.workflows.run.EmbeddedEngine(
             store, new TraceFiles(home), activities, environment);
     return new Workflows(
-        version,
-        home,
-        new Sources(home, workingDirectory),
-        store,
-        engine,
-        activities,
-        environment);
+        version, home, new Sources(home, workingDirectory), store, engine, activities, environment);
   }
 
   /** How parameters arrive: JSON values (MCP) or command-line text (CLI). */

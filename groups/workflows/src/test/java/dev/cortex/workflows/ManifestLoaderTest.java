@@ -116,7 +116,9 @@ class ManifestLoaderTest {
 
   @Test
   void parse_missingRequiredField_namesField() {
-    assertThat(problems("name: t\nsteps:\n  - id: a\n    kind: transform\n"))
+    assertThat(
+            problems(
+                "name: t\nsteps:\n  - id: a\n    kind: transform\n    with: {expression: '.'}\n"))
         .containsExactly(
             new ManifestProblem("flow.yaml", 1, "version", "missing required field 'version'"));
   }
@@ -206,7 +208,10 @@ class ManifestLoaderTest {
 
   @Test
   void parse_badJq_namesExpression() {
-    assertThat(problems(HEAD + "steps:\n  - id: a\n    kind: transform\n    if: '. | | .'\n"))
+    assertThat(
+            problems(
+                HEAD
+                    + "steps:\n  - id: a\n    kind: transform\n    if: '. | | .'\n    with: {expression: '.'}\n"))
         .singleElement()
         .satisfies(
             p -> {
@@ -240,6 +245,7 @@ class ManifestLoaderTest {
                         with: {expression: "${{ .steps.b }}"}
                       - id: b
                         kind: transform
+                        with: {expression: '.'}
                     """))
         .containsExactly(
             new ManifestProblem(
@@ -258,6 +264,7 @@ class ManifestLoaderTest {
                     steps:
                       - id: a
                         kind: transform
+                        with: {expression: '.'}
                         for_each: .steps.nowhere + [.params.missing]
                     """))
         .extracting(ManifestProblem::message)
@@ -274,12 +281,14 @@ class ManifestLoaderTest {
                     steps:
                       - id: a
                         kind: transform
+                        with: {expression: '.'}
                       - id: a
                         kind: transform
+                        with: {expression: '.'}
                     """))
         .containsExactly(
             new ManifestProblem(
-                "flow.yaml", 7, "steps[1].id", "duplicate step id 'a' (first at line 5)"));
+                "flow.yaml", 8, "steps[1].id", "duplicate step id 'a' (first at line 5)"));
   }
 
   @Test
@@ -296,6 +305,7 @@ class ManifestLoaderTest {
                 steps:
                   - id: a
                     kind: transform
+                    with: {expression: '.'}
                 """))
         .containsExactly(
             new ManifestProblem(
@@ -320,6 +330,7 @@ class ManifestLoaderTest {
                 steps:
                   - id: a
                     kind: transform
+                    with: {expression: '.'}
                 """))
         .extracting(ManifestProblem::line, ManifestProblem::field, ManifestProblem::message)
         .containsExactly(
@@ -348,7 +359,9 @@ class ManifestLoaderTest {
 
   @Test
   void parse_duplicateYamlKey_isAnError() {
-    assertThat(problems("name: t\nversion: '1'\nname: u\nsteps:\n  - {id: a, kind: transform}\n"))
+    assertThat(
+            problems(
+                "name: t\nversion: '1'\nname: u\nsteps:\n  - {id: a, kind: transform, with: {expression: '.'}}\n"))
         .containsExactly(
             new ManifestProblem("flow.yaml", 3, "name", "duplicate key (first at line 1)"));
   }
@@ -375,10 +388,11 @@ class ManifestLoaderTest {
             tuple(10, "steps[0].kind"),
             tuple(12, "steps[0].with.argv[1]"),
             tuple(14, "steps[1].kind"),
+            tuple(15, "steps[2]"),
             tuple(15, "steps[2].id"),
             tuple(17, "steps[2].if"));
     assertThat(e.getMessage().lines().toList())
-        .hasSize(8)
+        .hasSize(9)
         .first()
         .asString()
         .startsWith(file + ":2: version: ");
@@ -395,6 +409,7 @@ class ManifestLoaderTest {
                 steps:
                   - id: a
                     kind: transform
+                    with: {expression: '.'}
                     timeout: 5 minutes
                 """))
         .extracting(ManifestProblem::line, ManifestProblem::field, ManifestProblem::message)
@@ -405,7 +420,7 @@ class ManifestLoaderTest {
                 "must be one of shell, network, filesystem.read, filesystem.write, database,"
                     + " mcp:<server>, got \"shel\""),
             tuple(
-                7,
+                8,
                 "steps[0].timeout",
                 "must be a duration such as 500ms, 30s, 5m or 1h, got \"5 minutes\""));
   }
@@ -420,7 +435,7 @@ class ManifestLoaderTest {
                 servers:
                   both: {command: [x], url: "https://h/mcp"}
                 steps:
-                  - {id: a, kind: transform}
+                  - {id: a, kind: transform, with: {expression: '.'}}
                 """))
         .containsExactly(
             new ManifestProblem(
@@ -435,5 +450,48 @@ class ManifestLoaderTest {
     assertThat(new ManifestProblem("f.yaml", 3, "", "bad").render()).isEqualTo("f.yaml:3: bad");
     assertThat(new ManifestProblem("f.yaml", 3, "steps[0].id", "bad").render())
         .isEqualTo("f.yaml:3: steps[0].id: bad");
+  }
+
+  @Test
+  void parse_inputsTheKindDoesNotTakeOrNeeds_areNamed() {
+    assertThat(
+            problems(
+                HEAD
+                    + """
+                    steps:
+                      - id: get
+                        kind: http
+                        with: {address: 'https://example.com'}
+                    """))
+        .extracting(ManifestProblem::line, ManifestProblem::field, ManifestProblem::message)
+        .contains(
+            tuple(
+                7,
+                "steps[0].with.address",
+                "kind http takes no input 'address' (it takes: url, method, headers, body,"
+                    + " fail_on_status)"),
+            tuple(7, "steps[0].with", "kind http needs with.url"));
+  }
+
+  @Test
+  void parse_transformExpression_isCheckedAsJq() {
+    assertThat(
+            problems(
+                HEAD
+                    + """
+                    steps:
+                      - id: a
+                        kind: transform
+                        with: {expression: '.steps.later | | .'}
+                      - id: later
+                        kind: transform
+                        with: {expression: '.params.nope'}
+                    """))
+        .extracting(ManifestProblem::field, ManifestProblem::message)
+        .containsExactly(
+            tuple(
+                "steps[0].with.expression",
+                "bad jq expression '.steps.later | | .': syntax error at column 16"),
+            tuple("steps[1].with.expression", "refers to undeclared parameter 'nope'"));
   }
 }

@@ -32,13 +32,14 @@ import tools.jackson.databind.JsonNode;
 /**
  * The checks in front of the MCP endpoint: a Host and Origin allowlist against DNS rebinding (403),
  * the bearer token when one is configured (401), a cap on the body (413), and no JSON-RPC batches
- * (400).
+ * (400). It also carries out {@code notifications/cancelled}: see {@link HttpCancellation}.
  */
 final class HttpGuard implements Filter {
   private final HttpServe.Options options;
   private final boolean loopback;
   private volatile Set<String> hosts = Set.of();
   private volatile Set<String> origins = Set.of();
+  private final HttpCancellation cancellation = new HttpCancellation();
 
   HttpGuard(HttpServe.Options options, boolean loopback) {
     this.options = options;
@@ -162,28 +163,43 @@ final class HttpGuard implements Filter {
       refuse(response, 400, "JSON-RPC batches are not supported; send one message per request.");
       return;
     }
-    String problem = toolsCallProblem(body);
-    if (problem != null) {
-      writeError(response, 400, -32602, problem);
+    Map<?, ?> message = readObject(body);
+    if (RequestShape.TOOLS_CALL.equals(message.get("method"))) {
+      String problem = RequestShape.toolsCallProblem(message.get("params"));
+      if (problem != null) {
+        writeError(response, 400, -32602, problem);
+        return;
+      }
+    }
+    String session = request.getHeader(HttpCancellation.SESSION_HEADER);
+    if (session != null && HttpCancellation.isCancel(message)) {
+      // Answered here: the SDK has no handler for it and would log a warning.
+      cancellation.cancel(session, message);
+      response.setStatus(202);
       return;
     }
-    chain.doFilter(new BufferedBody(request, body), errors);
+    HttpCancellation.Exchange exchange = cancellation.open(session, message);
+    if (exchange == null) {
+      chain.doFilter(new BufferedBody(request, body), errors);
+    } else {
+      // The servlet returns once the request is answered (or its answer dropped).
+      try (exchange) {
+        chain.doFilter(new BufferedBody(request, body), exchange.wrap(errors));
+      }
+    }
     errors.finish();
   }
 
-  /**
-   * The shape problem of a tools/call body, or null (also for bodies the SDK will refuse itself).
-   */
-  private static String toolsCallProblem(byte[] body) {
+  /** The body as a JSON object, or an empty map (for bodies the SDK will refuse itself). */
+  private static Map<?, ?> readObject(byte[] body) {
     try {
-      Object message = Json.mapper().readValue(body, Object.class);
-      if (message instanceof Map<?, ?> map && RequestShape.TOOLS_CALL.equals(map.get("method"))) {
-        return RequestShape.toolsCallProblem(map.get("params"));
+      if (Json.mapper().readValue(body, Object.class) instanceof Map<?, ?> map) {
+        return map;
       }
     } catch (RuntimeException e) {
       // not JSON: the SDK answers that
     }
-    return null;
+    return Map.of();
   }
 
   private boolean authorized(String header) {

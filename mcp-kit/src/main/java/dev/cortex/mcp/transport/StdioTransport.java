@@ -18,8 +18,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +26,8 @@ import reactor.core.publisher.Mono;
 /**
  * MCP over newline-delimited JSON-RPC on a pair of streams. Unlike the SDK's stdio transport it
  * answers a malformed line with a JSON-RPC error and keeps serving, refuses batches and over-long
- * lines, and returns from {@link #serve()} as soon as the input ends.
+ * lines, honours {@code notifications/cancelled} (the cancelled request's response and progress are
+ * not written; its work runs on), and returns from {@link #serve()} as soon as the input ends.
  */
 public final class StdioTransport implements McpServerTransportProvider {
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
@@ -43,7 +42,7 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final int maxLineBytes;
   private final McpJsonMapper mapper;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Set<Object> pending = ConcurrentHashMap.newKeySet();
+  private final InFlightRequests requests = new InFlightRequests();
   private volatile McpServerSession session;
   private volatile boolean traced;
   private volatile boolean initializeSeen;
@@ -125,25 +124,11 @@ public final class StdioTransport implements McpServerTransportProvider {
 
   /** Gives requests still running when the input ended a moment to deliver their answers. */
   private void drain() {
-    long deadline = System.nanoTime() + DRAIN_NANOS;
-    log.debug("input ended with {} request(s) in flight", pending.size());
-    synchronized (pending) {
-      while (!pending.isEmpty() && System.nanoTime() < deadline) {
-        try {
-          pending.wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
-  }
-
-  private void answered(Object id) {
-    synchronized (pending) {
-      if (pending.remove(id)) {
-        pending.notifyAll();
-      }
+    log.debug("input ended with {} request(s) in flight", requests.size());
+    try {
+      requests.awaitEmpty(DRAIN_NANOS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -179,12 +164,44 @@ public final class StdioTransport implements McpServerTransportProvider {
       }
       if (initializeSeen) {
         // Before initialize the SDK answers nothing: no point waiting for those at the end.
-        pending.add(request.id());
+        requests.start(request.id(), request.method(), progressToken(request.params()));
       }
+    } else if (message instanceof McpSchema.JSONRPCNotification notification
+        && InFlightRequests.CANCELLED.equals(notification.method())) {
+      // Handled here only: the SDK has no handler for it and would log a warning.
+      Object id =
+          notification.params() instanceof Map<?, ?> params ? params.get("requestId") : null;
+      if (requests.cancel(id)) {
+        log.debug("request {} cancelled by the client", id);
+      }
+      return;
     }
     session
         .handle(message)
         .subscribe(null, e -> log.warn("message handling failed: {}", e.toString()));
+  }
+
+  private static Object progressToken(Object params) {
+    return params instanceof Map<?, ?> map && map.get("_meta") instanceof Map<?, ?> meta
+        ? meta.get("progressToken")
+        : null;
+  }
+
+  /** Whether {@code message} must not be written: it answers or reports on a cancelled request. */
+  private boolean silenced(McpSchema.JSONRPCMessage message) {
+    if (message instanceof McpSchema.JSONRPCResponse response) {
+      return requests.isCancelled(response.id());
+    }
+    if (message instanceof McpSchema.JSONRPCNotification notification
+        && McpSchema.METHOD_NOTIFICATION_PROGRESS.equals(notification.method())) {
+      Object params = notification.params();
+      Object token =
+          params instanceof McpSchema.ProgressNotification progress
+              ? progress.progressToken()
+              : params instanceof Map<?, ?> map ? map.get("progressToken") : null;
+      return requests.isProgressOfCancelled(token);
+    }
+    return false;
   }
 
   /**
@@ -268,13 +285,17 @@ public final class StdioTransport implements McpServerTransportProvider {
       return Mono.fromRunnable(
           () -> {
             try {
-              write(mapper.writeValueAsString(withoutInternals(message)));
+              if (silenced(message)) {
+                log.debug("not sending a message of a cancelled request: {}", message);
+              } else {
+                write(mapper.writeValueAsString(withoutInternals(message)));
+              }
               if (message instanceof McpSchema.JSONRPCResponse response) {
                 if (!traced) {
                   traced = true;
                   StartupTrace.mark("first response written");
                 }
-                answered(response.id());
+                requests.finish(response.id());
               }
             } catch (IOException e) {
               throw new McpError(

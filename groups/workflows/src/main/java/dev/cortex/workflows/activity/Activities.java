@@ -37,6 +37,15 @@ public final class Activities {
         new LlmActivity());
   }
 
+  private static final class Standard {
+    static final Activities INSTANCE = standard();
+  }
+
+  /** The input schema of {@code kind} as shipped, for checks made while loading a manifest. */
+  public static Map<String, Object> inputSchema(StepKind kind) {
+    return Standard.INSTANCE.forKind(kind).inputSchema();
+  }
+
   /** The activity that runs steps of {@code kind}. */
   public Activity forKind(StepKind kind) {
     Activity activity = byKind.get(Objects.requireNonNull(kind, "kind"));

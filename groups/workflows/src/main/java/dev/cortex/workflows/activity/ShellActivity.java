@@ -1,0 +1,316 @@
+package dev.cortex.workflows.activity;
+
+import dev.cortex.mcp.Json;
+import dev.cortex.mcp.Schema;
+import dev.cortex.workflows.Manifest;
+import dev.cortex.workflows.Step;
+import dev.cortex.workflows.StepKind;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@code shell} kind: runs a program (an {@code argv}, no shell involved) or a {@code script}
+ * through the system shell, and captures its exit code and output.
+ */
+public final class ShellActivity implements Activity {
+  private static final Path POSIX_SHELL = Path.of("/bin/sh");
+
+  private final int captureLimit;
+
+  public ShellActivity() {
+    this(CappedBuffer.DEFAULT_LIMIT);
+  }
+
+  ShellActivity(int captureLimit) {
+    this.captureLimit = captureLimit;
+  }
+
+  @Override
+  public StepKind kind() {
+    return StepKind.SHELL;
+  }
+
+  @Override
+  public String description() {
+    return "Runs a program, or a script through the system shell, and captures its exit code,"
+        + " standard output and standard error.";
+  }
+
+  @Override
+  public Map<String, Object> inputSchema() {
+    return Schema.object()
+        .optional(
+            "argv",
+            Schema.array(
+                "The program and its arguments, run directly with no shell; a program without a"
+                    + " path separator is looked up on PATH. Give exactly one of argv and script.",
+                Schema.string(null),
+                1,
+                0,
+                false))
+        .optional(
+            "script",
+            Schema.string(
+                "A script run by /bin/sh -c (cmd /c on Windows). Give exactly one of argv and"
+                    + " script.",
+                1,
+                -1))
+        .optional(
+            "cwd",
+            Schema.string(
+                "The working directory; a relative path is taken from the directory Cortex runs"
+                    + " in, which is also the default."))
+        .optional(
+            "env",
+            OutputText.stringMap(
+                "Environment variables for the program, set over those Cortex inherited."))
+        .optional(
+            "stdin",
+            Schema.string(
+                "Text written to the program's standard input; without it, standard input is"
+                    + " empty."))
+        .optional(
+            "parse_json",
+            Schema.bool(
+                "Parse standard output as JSON into the output's json field; output that is not"
+                    + " JSON fails the step. Default false."))
+        .optional(
+            "ok_exit_codes",
+            Schema.array(
+                "Exit codes that count as success; any other fails the step. Default [0].",
+                Schema.integer(null),
+                1,
+                0,
+                true))
+        .build();
+  }
+
+  @Override
+  public List<String> preflight(Step step, Manifest manifest, ActivityEnvironment environment) {
+    List<String> problems = new ArrayList<>();
+    Map<String, Object> with = step.with();
+    Optional<Path> cwd = OutputText.literal(with, "cwd").flatMap(ShellActivity::path);
+    if (cwd.isPresent() && !Files.isDirectory(cwd.get())) {
+      problems.add(named(step, "working directory '" + with.get("cwd") + "' is not a directory"));
+    }
+    if (with.get("argv") instanceof List<?> argv && !argv.isEmpty()) {
+      programProblem(argv.get(0), with, environment).ifPresent(p -> problems.add(named(step, p)));
+    } else if (with.containsKey("script") && !ProgramPath.WINDOWS && !Files.exists(POSIX_SHELL)) {
+      problems.add(named(step, "scripts need /bin/sh, which does not exist"));
+    }
+    return problems;
+  }
+
+  private static Optional<String> programProblem(
+      Object first, Map<String, Object> with, ActivityEnvironment environment) {
+    if (!(first instanceof String program) || !OutputText.isLiteral(program)) {
+      return Optional.empty();
+    }
+    if (ProgramPath.isBareName(program)) {
+      Map<String, String> variables = new LinkedHashMap<>(environment.variables());
+      if (env(with).containsKey("PATH")) {
+        Optional<String> path = OutputText.literal(env(with), "PATH");
+        if (path.isEmpty()) {
+          return Optional.empty();
+        }
+        variables.put("PATH", path.get());
+      }
+      return ProgramPath.onPath(program, variables).isPresent()
+          ? Optional.empty()
+          : Optional.of("program '" + program + "' is not on PATH");
+    }
+    Optional<Path> resolved = programFile(program, with);
+    if (resolved.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!Files.exists(resolved.get())) {
+      return Optional.of("program '" + program + "' does not exist");
+    }
+    return ProgramPath.isExecutable(resolved.get())
+        ? Optional.empty()
+        : Optional.of("program '" + program + "' is not executable");
+  }
+
+  /** Where a program given as a path is, seen from the step's working directory, if known. */
+  private static Optional<Path> programFile(String program, Map<String, Object> with) {
+    Path given;
+    try {
+      given = Path.of(program);
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+    if (given.isAbsolute()) {
+      return Optional.of(given);
+    }
+    Optional<Path> base =
+        with.containsKey("cwd")
+            ? OutputText.literal(with, "cwd").flatMap(ShellActivity::path)
+            : path("");
+    return base.map(dir -> dir.resolve(given));
+  }
+
+  private static Map<?, ?> env(Map<String, Object> with) {
+    return with.get("env") instanceof Map<?, ?> env ? env : Map.of();
+  }
+
+  private static String named(Step step, String problem) {
+    return "step '" + step.id() + "': " + problem;
+  }
+
+  @Override
+  public ActivityResult run(ActivityInput input) throws ActivityFailure, InterruptedException {
+    JsonNode with = input.with();
+    Map<String, String> environment = environment(input.environment(), with.path("env"));
+    Path cwd = workingDirectory(with.path("cwd"));
+    List<String> command = command(with, environment);
+    String stdin = with.path("stdin").isString() ? with.get("stdin").stringValue() : null;
+    Subprocess.Outcome outcome;
+    try {
+      outcome = Subprocess.run(command, cwd, environment, stdin, captureLimit);
+    } catch (IOException e) {
+      throw startFailure(command.get(0), e);
+    }
+    String stdout = outcome.stdout().text(StandardCharsets.UTF_8);
+    String stderr = outcome.stderr().text(StandardCharsets.UTF_8);
+    ObjectNode output = output(outcome, stdout, stderr);
+    if (!okExitCodes(with.path("ok_exit_codes")).contains(outcome.exitCode())) {
+      String detail = OutputText.lastLine(stderr);
+      String message = "exit " + outcome.exitCode() + (detail.isEmpty() ? "" : ": " + detail);
+      throw new ActivityFailure("exit_status", message, output, true);
+    }
+    if (with.path("parse_json").asBoolean(false)) {
+      output.set("json", json(stdout, outcome.stdout().truncated(), output));
+    }
+    long lines = stdout.lines().count();
+    return ActivityResult.of(
+        output, "exit " + outcome.exitCode() + ", " + OutputText.count(lines, "line"));
+  }
+
+  private static Map<String, String> environment(ActivityEnvironment environment, JsonNode env) {
+    Map<String, String> variables = new LinkedHashMap<>(environment.variables());
+    for (Map.Entry<String, JsonNode> entry : env.properties()) {
+      variables.put(entry.getKey(), entry.getValue().asString());
+    }
+    return variables;
+  }
+
+  private static Path workingDirectory(JsonNode cwd) throws ActivityFailure {
+    if (!cwd.isString()) {
+      return null;
+    }
+    Optional<Path> path = path(cwd.stringValue());
+    if (path.isEmpty() || !Files.isDirectory(path.get())) {
+      throw invalidInput("working directory '" + cwd.stringValue() + "' is not a directory");
+    }
+    return path.get();
+  }
+
+  private static List<String> command(JsonNode with, Map<String, String> environment)
+      throws ActivityFailure {
+    boolean hasArgv = with.path("argv").isArray();
+    boolean hasScript = with.path("script").isString();
+    if (hasArgv == hasScript) {
+      throw invalidInput("give exactly one of argv and script");
+    }
+    if (hasScript) {
+      String script = with.get("script").stringValue();
+      return ProgramPath.WINDOWS
+          ? List.of("cmd", "/c", script)
+          : List.of(POSIX_SHELL.toString(), "-c", script);
+    }
+    List<String> argv = new ArrayList<>();
+    with.get("argv").forEach(arg -> argv.add(arg.asString()));
+    if (argv.isEmpty() || argv.get(0).isEmpty()) {
+      throw invalidInput("argv needs a program");
+    }
+    String program = argv.get(0);
+    if (ProgramPath.isBareName(program)) {
+      Path found =
+          ProgramPath.onPath(program, environment)
+              .orElseThrow(() -> notFound("program '" + program + "' is not on PATH"));
+      argv.set(0, found.toString());
+    }
+    return argv;
+  }
+
+  private static ObjectNode output(Subprocess.Outcome outcome, String stdout, String stderr) {
+    ObjectNode output = Json.mapper().createObjectNode();
+    output.put("exit_code", outcome.exitCode());
+    output.put("stdout", stdout);
+    output.put("stderr", stderr);
+    if (outcome.stdout().truncated()) {
+      output.put("stdout_truncated", true);
+    }
+    if (outcome.stderr().truncated()) {
+      output.put("stderr_truncated", true);
+    }
+    return output;
+  }
+
+  private static Set<Integer> okExitCodes(JsonNode codes) {
+    if (!codes.isArray() || codes.isEmpty()) {
+      return Set.of(0);
+    }
+    Set<Integer> ok = new HashSet<>();
+    codes.forEach(code -> ok.add(code.asInt()));
+    return ok;
+  }
+
+  private JsonNode json(String stdout, boolean truncated, ObjectNode output)
+      throws ActivityFailure {
+    if (truncated) {
+      throw new ActivityFailure(
+          "invalid_output",
+          "stdout is too large to parse as JSON (over " + OutputText.size(captureLimit) + ")",
+          output,
+          false);
+    }
+    try {
+      return OutputText.parseJson(stdout);
+    } catch (IllegalArgumentException e) {
+      throw new ActivityFailure(
+          "invalid_output", "stdout is not JSON: " + e.getMessage(), output, false);
+    }
+  }
+
+  private static ActivityFailure startFailure(String program, IOException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    if (message.contains("error=2,") || message.contains("No such file")) {
+      return notFound("program '" + program + "' does not exist");
+    }
+    String reason = message.replaceFirst("^.*error=\\d+, ", "");
+    return new ActivityFailure(
+        "not_found",
+        "program '" + program + "' could not be started: " + OutputText.firstLine(reason),
+        null,
+        false);
+  }
+
+  private static Optional<Path> path(String text) {
+    try {
+      return Optional.of(Path.of(text).toAbsolutePath());
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static ActivityFailure notFound(String message) {
+    return new ActivityFailure("not_found", message, null, false);
+  }
+
+  private static ActivityFailure invalidInput(String message) {
+    return new ActivityFailure("invalid_input", message, null, false);
+  }
+}

@@ -1,0 +1,149 @@
+package dev.cortex.mcp.transport;
+
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code notifications/cancelled} over streamable HTTP. The SDK's servlet answers a request on the
+ * SSE stream of the POST that carried it, and blocks that POST's thread until the answer is out.
+ * The guard registers each request while its POST runs and hands the servlet a writer that sends
+ * one SSE event per flush; once the client cancels the request, every later event of that stream
+ * (progress and the response) is dropped, and the stream ends empty when the work finishes.
+ */
+final class HttpCancellation {
+  static final String SESSION_HEADER = "Mcp-Session-Id";
+
+  private final Map<String, InFlightRequests> sessions = new ConcurrentHashMap<>();
+
+  /** A request whose POST is being served; {@link #close()} when the servlet returns. */
+  final class Exchange implements AutoCloseable {
+    private final String session;
+    private final Object id;
+
+    private Exchange(String session, Object id) {
+      this.session = session;
+      this.id = id;
+    }
+
+    boolean cancelled() {
+      InFlightRequests requests = sessions.get(session);
+      return requests != null && requests.isCancelled(id);
+    }
+
+    /** The response to give the servlet: its writer goes quiet once the request is cancelled. */
+    HttpServletResponse wrap(HttpServletResponse response) {
+      return new Muting(response, this);
+    }
+
+    @Override
+    public void close() {
+      sessions.computeIfPresent(
+          session,
+          (key, requests) -> {
+            requests.finish(id);
+            return requests.isEmpty() ? null : requests;
+          });
+    }
+  }
+
+  /**
+   * Registers the request in {@code message} (a parsed body) for its session, or returns null when
+   * it is no request that can be cancelled.
+   */
+  Exchange open(String session, Map<?, ?> message) {
+    Object method = message.get("method");
+    Object id = message.get("id");
+    if (session == null
+        || !(method instanceof String name)
+        || "initialize".equals(name)
+        || InFlightRequests.Id.of(id) == null) {
+      return null;
+    }
+    sessions.compute(
+        session,
+        (key, requests) -> {
+          InFlightRequests live = requests == null ? new InFlightRequests() : requests;
+          live.start(id, name, null);
+          return live;
+        });
+    return new Exchange(session, id);
+  }
+
+  /** Whether {@code message} is a {@code notifications/cancelled}. */
+  static boolean isCancel(Map<?, ?> message) {
+    return InFlightRequests.CANCELLED.equals(message.get("method")) && !message.containsKey("id");
+  }
+
+  /** Applies a {@code notifications/cancelled}; one for a request not in flight is ignored. */
+  boolean cancel(String session, Map<?, ?> message) {
+    Object id = message.get("params") instanceof Map<?, ?> params ? params.get("requestId") : null;
+    InFlightRequests requests = session == null ? null : sessions.get(session);
+    return requests != null && requests.cancel(id);
+  }
+
+  private static final class Muting extends HttpServletResponseWrapper {
+    private final Exchange exchange;
+    private PrintWriter writer;
+
+    Muting(HttpServletResponse response, Exchange exchange) {
+      super(response);
+      this.exchange = exchange;
+    }
+
+    /** Only an SSE stream is filtered: error bodies are written whole, without a flush. */
+    @Override
+    public PrintWriter getWriter() throws IOException {
+      String type = getContentType();
+      if (type == null || !type.startsWith("text/event-stream")) {
+        return super.getWriter();
+      }
+      if (writer == null) {
+        writer = new PrintWriter(new EventWriter(super.getWriter(), exchange));
+      }
+      return writer;
+    }
+  }
+
+  /**
+   * Buffers what the servlet writes up to each flush (the SDK flushes once per SSE event), then
+   * sends it, or drops it when the request was cancelled.
+   */
+  static final class EventWriter extends Writer {
+    private final PrintWriter target;
+    private final Exchange exchange;
+    private final StringBuilder event = new StringBuilder();
+
+    EventWriter(PrintWriter target, Exchange exchange) {
+      this.target = target;
+      this.exchange = exchange;
+    }
+
+    @Override
+    public void write(char[] chars, int offset, int length) {
+      event.append(chars, offset, length);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      if (!exchange.cancelled()) {
+        target.write(event.toString());
+        target.flush();
+      }
+      event.setLength(0);
+      if (target.checkError()) {
+        throw new IOException("client disconnected");
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      flush();
+      target.close();
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.cortex.mcp.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class InFlightRequestsTest {
+  final InFlightRequests requests = new InFlightRequests();
+
+  @Test
+  void cancel_requestInFlight_marksItCancelledUntilFinished() {
+    requests.start(7, "tools/call", null);
+
+    assertThat(requests.cancel(7)).isTrue();
+    assertThat(requests.isCancelled(7)).isTrue();
+    assertThat(requests.finish(7)).isTrue();
+    assertThat(requests.isCancelled(7)).isFalse();
+    assertThat(requests.isEmpty()).isTrue();
+  }
+
+  @Test
+  void cancel_unknownOrFinishedId_isIgnored() {
+    requests.start(1, "tools/call", null);
+    requests.finish(1);
+
+    assertThat(requests.cancel(1)).isFalse();
+    assertThat(requests.cancel(2)).isFalse();
+    assertThat(requests.cancel(null)).isFalse();
+    assertThat(requests.cancel(true)).isFalse();
+    assertThat(requests.isCancelled(1)).isFalse();
+  }
+
+  @Test
+  void cancel_initialize_isRefused() {
+    requests.start(0, "initialize", null);
+
+    assertThat(requests.cancel(0)).isFalse();
+    assertThat(requests.isCancelled(0)).isFalse();
+  }
+
+  @Test
+  void cancel_otherRequests_leavesThemAlone() {
+    requests.start(1, "tools/call", null);
+    requests.start(2, "tools/call", null);
+
+    requests.cancel(1);
+
+    assertThat(requests.isCancelled(2)).isFalse();
+    assertThat(requests.size()).isEqualTo(2);
+  }
+
+  @Test
+  void ids_matchByJsonValue_numbersAcrossTypes_stringsApart() {
+    requests.start(5, "ping", null);
+    requests.start("5", "ping", null);
+
+    assertThat(requests.cancel(5L)).isTrue();
+
+    assertThat(requests.isCancelled(5.0)).isTrue();
+    assertThat(requests.isCancelled("5")).isFalse();
+  }
+
+  @Test
+  void isProgressOfCancelled_followsTheRequestOfTheToken() {
+    requests.start(1, "tools/call", "tok-1");
+    requests.start(2, "tools/call", 42);
+
+    requests.cancel(1);
+
+    assertThat(requests.isProgressOfCancelled("tok-1")).isTrue();
+    assertThat(requests.isProgressOfCancelled(42)).isFalse();
+    assertThat(requests.isProgressOfCancelled("unknown")).isFalse();
+    assertThat(requests.isProgressOfCancelled(null)).isFalse();
+    requests.finish(1);
+    assertThat(requests.isProgressOfCancelled("tok-1")).isFalse();
+  }
+
+  @Test
+  void awaitEmpty_returnsOnceTheLastRequestFinishes() throws Exception {
+    requests.start(1, "tools/call", null);
+    assertThat(requests.awaitEmpty(1_000_000)).isFalse();
+
+    Thread finisher = new Thread(() -> requests.finish(1));
+    finisher.start();
+
+    assertThat(requests.awaitEmpty(60_000_000_000L)).isTrue();
+    finisher.join();
+  }
+}
