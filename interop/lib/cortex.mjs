@@ -10,7 +10,7 @@ import path from 'node:path';
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const interopDir = fileURLToPath(new URL('..', import.meta.url));
 export const cortexBin = path.join(repoRoot, 'bin', 'cortex');
-export const serverArgs = ['mcp', '--bundles', 'core,evidence'];
+export const serverArgs = ['mcp', '--bundles', 'core,evidence,workflows'];
 
 /** Generous: the first launch may build the jar and prepare the start-up cache. */
 export const STARTUP_TIMEOUT_MS = 180_000;
@@ -71,7 +71,7 @@ export async function stopProcess(child, graceMs = 10_000) {
 }
 
 /**
- * Starts `bin/cortex mcp --bundles core,evidence --http 0` and waits for the line
+ * Starts `bin/cortex mcp --bundles core,evidence,workflows --http 0` and waits for the line
  * `cortex: serving MCP at http://127.0.0.1:PORT/mcp ...` on stderr.
  * Returns { child, url, port, stderr() }.
  */
@@ -108,8 +108,9 @@ export function toolError(result) {
   return { structured: result.structuredContent, text: fromText.error };
 }
 
-/** The tools `cortex mcp --bundles core,evidence` serves, sorted. */
+/** The tools `cortex mcp --bundles core,evidence,workflows` serves, sorted. */
 export const EXPECTED_TOOLS = [
-  'cortex_add_evidence', 'cortex_create_claim', 'cortex_get_context', 'cortex_health',
+  'check', 'cortex_add_evidence', 'cortex_create_claim', 'cortex_get_context', 'cortex_health',
   'cortex_review', 'cortex_track_assumption', 'cortex_update_assumption', 'current_time',
+  'run', 'runs_list', 'runs_show', 'show', 'status',
 ];

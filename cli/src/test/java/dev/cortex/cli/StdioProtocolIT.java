@@ -242,7 +242,13 @@ class StdioProtocolIT {
             "cortex_track_assumption",
             "cortex_update_assumption",
             "cortex_review",
-            "cortex_get_context");
+            "cortex_get_context",
+            "check",
+            "show",
+            "run",
+            "runs_list",
+            "runs_show",
+            "status");
   }
 
   @Test
