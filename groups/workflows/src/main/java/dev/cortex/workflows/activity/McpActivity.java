@@ -283,7 +283,7 @@ public final class McpActivity implements Activity {
         server.isStdio() ? stdio(server.command(), environment, log) : http(server.url());
     McpAsyncClient client =
         McpClient.async(transport)
-            .clientInfo(new McpSchema.Implementation("cortex-workflows", "Cortex workflows", "1"))
+            .clientInfo(McpSchema.Implementation.builder("cortex-workflows", "1").build())
             .requestTimeout(SESSION_LIMIT)
             .initializationTimeout(START_LIMIT)
             .build();

@@ -50,7 +50,7 @@ final class McpConnection implements AutoCloseable {
       throws InterruptedException, ExecutionException, TimeoutException {
     return await(
         client
-            .callTool(McpSchema.CallToolRequest.builder().name(tool).arguments(arguments).build())
+            .callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build())
             .toFuture(),
         limit);
   }

@@ -204,24 +204,38 @@ public final class EmbeddedEngine implements Engine {
         context.put(done.id(), done.output());
         priorMillis += done.durationMs() == null ? 0 : done.durationMs();
       }
-      listener.planned(run);
+      RunRecord planned = run;
+      tell(() -> listener.planned(planned));
       RunRecord.RunError error = null;
+      String current = null;
       try (dev.cortex.workflows.activity.RunScope scope =
           new dev.cortex.workflows.activity.RunScope()) {
         for (int position = first; position < manifest.steps().size(); position++) {
           Step step = manifest.steps().get(position);
+          current = step.id();
           StepRecord record = steps.run(step, manifest, context, scope);
           context.put(step.id(), record.output());
           update(position, record);
           store.saveStep(run, position);
           traces.write(run);
-          listener.stepEnded(run, position);
+          RunRecord now = run;
+          int done = position;
+          tell(() -> listener.stepEnded(now, done));
           if (record.status() == StepStatus.FAILED) {
             error =
                 new RunRecord.RunError(step.id(), record.error().kind(), record.error().message());
             break;
           }
         }
+      } catch (RuntimeException e) {
+        // The run's state could not be recorded (the database stayed locked, the disk is full):
+        // end it as failed if that much can still be written; else the next sweep finds it.
+        System.err.println("cortex: run " + run.runId() + " stopped: " + e);
+        error =
+            new RunRecord.RunError(
+                current,
+                "engine",
+                "the engine could not record the run's progress; see the server log");
       }
       long millis = (System.nanoTime() - started) / 1_000_000 + priorMillis;
       run =
@@ -244,8 +258,18 @@ public final class EmbeddedEngine implements Engine {
               error);
       store.finish(run);
       traces.write(run);
-      listener.ended(run);
+      RunRecord ended = run;
+      tell(() -> listener.ended(ended));
       return run;
+    }
+
+    /** Listeners hear of the run; their failures (a client gone away) never stop it. */
+    private void tell(Runnable notice) {
+      try {
+        notice.run();
+      } catch (RuntimeException e) {
+        System.err.println("cortex: a listener of run " + run.runId() + " failed: " + e);
+      }
     }
 
     private void update(int position, StepRecord record) {

@@ -48,9 +48,8 @@ public final class McpTestServer {
       BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult>
           handler) {
     McpSchema.Tool tool =
-        McpSchema.Tool.builder(name)
+        McpSchema.Tool.builder(name, Map.of("type", "object"))
             .description("test tool " + name)
-            .inputSchema(Map.of("type", "object"))
             .build();
     return SyncToolSpecification.builder().tool(tool).callHandler(handler).build();
   }
