@@ -18,6 +18,9 @@ public interface Activity {
   /** One sentence on what the kind does, for people and generated references. */
   String description();
 
+  /** What a successful attempt returns as the step's output, and what counts as a failure. */
+  String outputDescription();
+
   /**
    * The JSON Schema (2020-12) of {@code with} once its templates are resolved: a closed object. The
    * engine validates resolved inputs against it before {@link #run}; the loader uses its property

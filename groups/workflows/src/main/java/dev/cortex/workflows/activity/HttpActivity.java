@@ -65,6 +65,13 @@ public final class HttpActivity implements Activity {
   }
 
   @Override
+  public String outputDescription() {
+    return "{status, headers (lower-case names), body (parsed JSON for JSON content types,"
+        + " else text)}; body_truncated past 16 MiB. Status 400 and above fails the step"
+        + " (kind http_status) unless fail_on_status is false.";
+  }
+
+  @Override
   public Map<String, Object> inputSchema() {
     return Schema.object()
         .required("url", Schema.pattern("The http or https URL to request.", "^https?://"))

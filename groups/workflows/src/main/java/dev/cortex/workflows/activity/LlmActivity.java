@@ -84,6 +84,13 @@ public final class LlmActivity implements Activity {
   }
 
   @Override
+  public String outputDescription() {
+    return "{text, model, stop_reason}; json as well when json is true. The step's cost"
+        + " carries input and output tokens and US dollars from the price table (null for a"
+        + " model not in it).";
+  }
+
+  @Override
   public Map<String, Object> inputSchema() {
     return INPUT_SCHEMA;
   }

@@ -84,6 +84,12 @@ public final class McpActivity implements Activity {
   }
 
   @Override
+  public String outputDescription() {
+    return "The tool result's structured content; otherwise its text (parsed when it is"
+        + " JSON). A result with isError fails the step (kind mcp_error).";
+  }
+
+  @Override
   public Map<String, Object> inputSchema() {
     return INPUT_SCHEMA;
   }

@@ -49,6 +49,13 @@ public final class ShellActivity implements Activity {
   }
 
   @Override
+  public String outputDescription() {
+    return "{exit_code, stdout, stderr}; json when parse_json is true; stdout_truncated /"
+        + " stderr_truncated past 16 MiB. An exit code outside ok_exit_codes fails the step"
+        + " (kind exit_status) with this output kept.";
+  }
+
+  @Override
   public Map<String, Object> inputSchema() {
     return Schema.object()
         .optional(

@@ -50,6 +50,12 @@ public final class SqlActivity implements Activity {
   }
 
   @Override
+  public String outputDescription() {
+    return "{columns, rows (an array of objects, one per row), row_count}, truncated past"
+        + " max_rows; {updated} for statements that change rows.";
+  }
+
+  @Override
   public Map<String, Object> inputSchema() {
     return Schema.object()
         .required(

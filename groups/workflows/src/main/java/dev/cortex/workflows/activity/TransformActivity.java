@@ -31,6 +31,11 @@ public final class TransformActivity implements Activity {
   }
 
   @Override
+  public String outputDescription() {
+    return "The single value the expression yields.";
+  }
+
+  @Override
   public Map<String, Object> inputSchema() {
     return Schema.object()
         .required(
