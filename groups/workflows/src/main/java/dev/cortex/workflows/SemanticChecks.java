@@ -1,5 +1,6 @@
 package dev.cortex.workflows;
 
+import dev.cortex.mcp.SchemaCheck;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,6 +23,9 @@ final class SemanticChecks {
       Pattern.compile("\\.steps\\.([A-Za-z_][A-Za-z0-9_]*)");
   private static final Pattern PARAM_REFERENCE =
       Pattern.compile("\\.params\\.([A-Za-z_][A-Za-z0-9_]*)");
+
+  private static final java.util.concurrent.ConcurrentHashMap<String, SchemaCheck> INPUT_CHECKS =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private final String file;
   private final YamlTree tree;
@@ -199,6 +203,8 @@ final class SemanticChecks {
                 + "' (it takes: "
                 + String.join(", ", accepted)
                 + ")");
+      } else if (!templated(entry.getValue())) {
+        literal(path, kind, entry.getKey(), entry.getValue());
       }
     }
     if (schema.get("required") instanceof List<?> required) {
@@ -210,6 +216,49 @@ final class SemanticChecks {
         }
       }
     }
+  }
+
+  /** Checks an input written without templates against its schema, as a run would. */
+  private void literal(String path, StepKind kind, String name, JsonNode value) {
+    SchemaCheck check =
+        INPUT_CHECKS.computeIfAbsent(
+            kind.wireName() + "." + name,
+            key -> {
+              Map<?, ?> properties =
+                  (Map<?, ?>)
+                      dev.cortex.workflows.activity.Activities.inputSchema(kind).get("properties");
+              Map<String, Object> wrapper = new java.util.LinkedHashMap<>();
+              wrapper.put("type", "object");
+              wrapper.put("properties", Map.of(name, properties.get(name)));
+              return new SchemaCheck(wrapper, name);
+            });
+    tools.jackson.databind.node.ObjectNode single =
+        tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    single.set(name, value);
+    for (String problem : check.problems(single)) {
+      int colon = problem.indexOf(": ");
+      String where = colon < 0 ? name : problem.substring(0, colon);
+      String field = path;
+      for (String segment : where.split("\\.")) {
+        field =
+            segment.matches("[0-9]+")
+                ? FieldPath.element(field, Integer.parseInt(segment))
+                : FieldPath.member(field, segment);
+      }
+      report(field, colon < 0 ? problem : problem.substring(colon + 2));
+    }
+  }
+
+  private static boolean templated(JsonNode value) {
+    if (value.isString()) {
+      return value.asString().contains("${{");
+    }
+    for (JsonNode child : value) { // array elements, or object values
+      if (templated(child)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void templates(

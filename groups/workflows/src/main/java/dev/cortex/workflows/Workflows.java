@@ -35,7 +35,6 @@ public final class Workflows {
   private final Engine engine;
   private final Activities activities;
   private final ActivityEnvironment environment;
-  private volatile boolean swept;
 
   public Workflows(
       String version,
@@ -195,7 +194,7 @@ public final class Workflows {
 
   /** run: prepares, then starts the run; the handle's await gives the final record. */
   public RunHandle start(Prepared prepared, RunListener listener) {
-    sweepOnce();
+    sweep();
     Sources.Loaded loaded = prepared.loaded();
     return engine.start(
         new RunRequest(loaded.manifest(), loaded.text(), loaded.ref(), prepared.parameters()),
@@ -204,7 +203,7 @@ public final class Workflows {
 
   /** runs resume: continues an interrupted or failed run from its first unfinished step. */
   public RunHandle resume(String runId, RunListener listener) {
-    sweepOnce();
+    sweep();
     RunRecord run = stored(runId);
     if (run.status() == RunStatus.RUNNING || run.status() == RunStatus.SUCCEEDED) {
       throw new ToolException(
@@ -224,7 +223,7 @@ public final class Workflows {
 
   /** runs_list: runs newest first, filtered. */
   public Map<String, Object> list(String workflow, String status, String since, int limit) {
-    sweepOnce();
+    sweep();
     RunStatus wanted = null;
     if (status != null) {
       wanted =
@@ -258,7 +257,7 @@ public final class Workflows {
 
   /** runs_show: a run's trace (large outputs elided unless full), or one step in full. */
   public JsonNode showRun(String runId, String activity, boolean full) {
-    sweepOnce();
+    sweep();
     RunRecord run = stored(runId);
     if (activity != null) {
       StepRecord step =
@@ -284,7 +283,7 @@ public final class Workflows {
 
   /** status: version, home, engine, counts. */
   public Map<String, Object> status() {
-    sweepOnce();
+    sweep();
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("version", version);
     status.put("home", home.root().toString());
@@ -330,16 +329,12 @@ public final class Workflows {
     return engine;
   }
 
-  /** The run ids found interrupted (their process died) since the last look. */
-  public List<String> sweep() {
-    swept = true;
-    return store.sweep();
-  }
-
-  private void sweepOnce() {
-    if (!swept) {
-      sweep();
-    }
+  /**
+   * Marks interrupted the runs whose process died since the last look. Done before every answer
+   * about runs, so that a long-lived server never reports a dead run as running.
+   */
+  private void sweep() {
+    store.sweep();
   }
 
   private RunRecord stored(String runId) {

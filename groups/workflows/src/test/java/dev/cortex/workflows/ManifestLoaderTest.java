@@ -146,7 +146,7 @@ class ManifestLoaderTest {
 
   @Test
   void parse_undeclaredCapability_namesCapability() {
-    assertThat(problems(HEAD + "steps:\n  - id: a\n    kind: http\n    with: {url: x}\n"))
+    assertThat(problems(HEAD + "steps:\n  - id: a\n    kind: http\n    with: {url: https://example.com}\n"))
         .containsExactly(
             new ManifestProblem(
                 "flow.yaml",
@@ -493,5 +493,25 @@ class ManifestLoaderTest {
                 "steps[0].with.expression",
                 "bad jq expression '.steps.later | | .': syntax error at column 16"),
             tuple("steps[1].with.expression", "refers to undeclared parameter 'nope'"));
+  }
+
+  @Test
+  void parse_literalInputsOfTheWrongType_areNamedWhereTheyAre() {
+    assertThat(
+            problems(
+                HEAD
+                    + """
+                    steps:
+                      - id: list
+                        kind: shell
+                        with:
+                          argv: [ls, -1]
+                          parse_json: "${{ true }}"
+                          ok_exit_codes: yes
+                    """))
+        .extracting(ManifestProblem::line, ManifestProblem::field, ManifestProblem::message)
+        .containsExactly(
+            tuple(8, "steps[0].with.argv[1]", "integer found, string expected"),
+            tuple(10, "steps[0].with.ok_exit_codes", "string found, array expected"));
   }
 }
