@@ -183,6 +183,13 @@ class WorkflowErrorsIT {
             "PREFLIGHT_FAILED",
             "step 'a': program 'no-such-program-for-cortex' is not on PATH"),
         new Case(
+            "literal input of the wrong type",
+            SHELL_HEAD + "steps:\n  - id: a\n    kind: shell\n" + "    with: {argv: [ls, -1]}\n",
+            args(),
+            List.of(),
+            "INVALID_MANIFEST",
+            ":7: steps[0].with.argv[1]: integer found, string expected"),
+        new Case(
             "no such workflow",
             null,
             args(),

@@ -355,6 +355,9 @@ class WorkflowRunControlIT {
                 with: {argv: [echo, last]}
             """);
     var env = CortexProcess.env(home);
+    // A server that has already looked at the runs before the crash must see it too.
+    WorkflowServer server = WorkflowServer.start(home);
+    assertThat(server.ok("status", java.util.Map.of()).path("runs").path("total").asInt()).isZero();
     Process run = CortexProcess.start(env, "run", slow, "--progress");
     String runId;
     try {
@@ -379,6 +382,10 @@ class WorkflowRunControlIT {
     }
     assertThat(run.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
+    try (server) {
+      JsonNode seen = server.ok("runs_list", java.util.Map.of());
+      assertThat(seen.path("runs").get(0).path("status").asString()).isEqualTo("interrupted");
+    }
     JsonNode before = cli(env, 0, "runs", "show", runId);
     JsonNode listed = cli(env, 0, "runs", "list");
     JsonNode status = cli(env, 0, "status");

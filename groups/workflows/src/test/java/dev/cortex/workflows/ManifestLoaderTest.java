@@ -146,7 +146,9 @@ class ManifestLoaderTest {
 
   @Test
   void parse_undeclaredCapability_namesCapability() {
-    assertThat(problems(HEAD + "steps:\n  - id: a\n    kind: http\n    with: {url: https://example.com}\n"))
+    assertThat(
+            problems(
+                HEAD + "steps:\n  - id: a\n    kind: http\n    with: {url: https://example.com}\n"))
         .containsExactly(
             new ManifestProblem(
                 "flow.yaml",
