@@ -19,6 +19,23 @@ final class Environment {
         + System.getProperty("java.home");
   }
 
+  /** The options the harness JVM was started with. */
+  static String jvmFlags() {
+    return String.join(
+        " ", java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+  }
+
+  /**
+   * A directory and the type of its file system (e.g. tmpfs, ext4), which the figures depend on.
+   */
+  static String fileSystem(Path dir) {
+    try {
+      return dir + " (" + Files.getFileStore(dir).type() + ")";
+    } catch (IOException e) {
+      return dir.toString();
+    }
+  }
+
   /** Operating system, processor count and, on Linux, the processor model. */
   static String host() {
     String host =

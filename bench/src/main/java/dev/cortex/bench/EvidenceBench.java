@@ -15,10 +15,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * The evidence benchmark: claim reviews of a synthetic claim (32 criteria, 10,000 records) by the
@@ -67,7 +65,7 @@ public final class EvidenceBench {
       e.printStackTrace(err);
       return 1;
     } finally {
-      deleteQuietly(dir, err);
+      Scratch.delete(dir, err);
     }
   }
 
@@ -99,10 +97,10 @@ public final class EvidenceBench {
         at,
         options,
         Environment.client(),
-        jvmFlags(),
+        Environment.jvmFlags(),
         Environment.host(),
         load,
-        fileSystem(dir),
+        Environment.fileSystem(dir),
         claim,
         storage,
         policies,
@@ -191,7 +189,7 @@ public final class EvidenceBench {
       walBytes = size(file.resolveSibling(file.getFileName() + "-wal"));
     }
     long closedBytes = size(file);
-    deleteQuietly(dataDir, err);
+    Scratch.delete(dataDir, err);
     return new EvidenceResults.InsertRun(nanos, total, fileBytes, walBytes, closedBytes);
   }
 
@@ -203,33 +201,7 @@ public final class EvidenceBench {
     }
   }
 
-  private static String fileSystem(Path dir) {
-    try {
-      return dir + " (" + Files.getFileStore(dir).type() + ")";
-    } catch (IOException e) {
-      return dir.toString();
-    }
-  }
-
-  private static String jvmFlags() {
-    return String.join(
-        " ", java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
-  }
-
   private void progress(String message) {
     err.println("bench: " + message);
-  }
-
-  private static void deleteQuietly(Path dir, PrintStream err) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      err.println("bench: could not delete " + dir + ": " + e.getMessage());
-    }
   }
 }
