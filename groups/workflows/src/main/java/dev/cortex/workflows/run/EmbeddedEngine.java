@@ -188,6 +188,7 @@ public final class EmbeddedEngine implements Engine {
     private RunRecord run;
     private final Manifest manifest;
     private final int first;
+    private final LiveTrace trace = new LiveTrace(traces);
 
     Execution(RunRecord run, Manifest manifest, int first) {
       this.run = run;
@@ -217,7 +218,7 @@ public final class EmbeddedEngine implements Engine {
           context.put(step.id(), record.output());
           update(position, record);
           store.saveStep(run, position);
-          traces.write(run);
+          trace.update(run);
           RunRecord now = run;
           int done = position;
           tell(() -> listener.stepEnded(now, done));
@@ -257,7 +258,7 @@ public final class EmbeddedEngine implements Engine {
               run.steps(),
               error);
       store.finish(run);
-      traces.write(run);
+      trace.finish(run);
       RunRecord ended = run;
       tell(() -> listener.ended(ended));
       return run;

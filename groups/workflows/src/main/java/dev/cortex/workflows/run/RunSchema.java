@@ -20,7 +20,6 @@ final class RunSchema {
             source_kind TEXT NOT NULL,
             source_ref TEXT NOT NULL,
             source_location TEXT NOT NULL,
-            manifest TEXT NOT NULL,
             parameters TEXT NOT NULL,
             status TEXT NOT NULL,
             engine TEXT NOT NULL,
@@ -40,6 +39,9 @@ final class RunSchema {
           CREATE INDEX workflow_runs_recent ON workflow_runs(started_at DESC, run_id DESC);
           CREATE INDEX workflow_runs_by_workflow ON workflow_runs(workflow, started_at DESC);
           CREATE INDEX workflow_runs_by_status ON workflow_runs(status, started_at DESC);
+          CREATE TABLE workflow_run_manifests (
+            run_id TEXT PRIMARY KEY REFERENCES workflow_runs(run_id),
+            manifest TEXT NOT NULL);
           CREATE TABLE workflow_run_steps (
             run_id TEXT NOT NULL REFERENCES workflow_runs(run_id),
             position INTEGER NOT NULL,

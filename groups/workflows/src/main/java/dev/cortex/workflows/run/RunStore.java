@@ -69,16 +69,15 @@ public final class RunStore {
               Sql.update(
                   c,
                   "INSERT INTO workflow_runs (run_id, workflow, version, source_kind, source_ref,"
-                      + " source_location, manifest, parameters, status, engine, owner_pid,"
+                      + " source_location, parameters, status, engine, owner_pid,"
                       + " owner_started, started_at, steps_total) VALUES"
-                      + " (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                      + " (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                   run.runId(),
                   run.workflow(),
                   run.version(),
                   run.source().kind(),
                   run.source().ref(),
                   run.source().location(),
-                  manifest,
                   Json.write(run.parameters()),
                   run.status(),
                   run.engine(),
@@ -86,6 +85,11 @@ public final class RunStore {
                   owner.started(),
                   run.startedAt(),
                   run.stepsTotal());
+              Sql.update(
+                  c,
+                  "INSERT INTO workflow_run_manifests (run_id, manifest) VALUES (?,?)",
+                  run.runId(),
+                  manifest);
               for (int position = 0; position < run.steps().size(); position++) {
                 StepRecord step = run.steps().get(position);
                 Sql.update(
@@ -241,7 +245,13 @@ public final class RunStore {
                         (Integer) step[0],
                         Json.mapper().readValue((String) step[1], StepRecord.class));
                   }
-                  return new Stored(record(row, done), (String) row.get("manifest"));
+                  String manifest =
+                      Sql.one(
+                          c,
+                          "SELECT manifest FROM workflow_run_manifests WHERE run_id = ?",
+                          rs -> rs.getString(1),
+                          runId);
+                  return new Stored(record(row, done), manifest);
                 }));
   }
 
