@@ -1,11 +1,12 @@
-// Workflows through the official TypeScript SDK client: live progress, and cancellation that
-// suppresses the answer while the run completes.
+// Workflows through the official TypeScript SDK client: the human's confirmation through
+// elicitation, live progress, and cancellation that suppresses the answer while the run completes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { STARTUP_TIMEOUT_MS, cortexBin, ensureBuilt, serverArgs, serverEnv } from '../lib/cortex.mjs';
 
@@ -33,6 +34,9 @@ describe('workflows through the TypeScript SDK client', { timeout: 600_000 }, ()
   let client;
   let home;
   let workflow;
+  // What the human answers to the next confirmation, and what the server asked.
+  let reply = { action: 'accept', content: { approve: true } };
+  const asked = [];
 
   before(async () => {
     await ensureBuilt();
@@ -46,12 +50,35 @@ describe('workflows through the TypeScript SDK client', { timeout: 600_000 }, ()
       env: { ...serverEnv(getDefaultEnvironment()), CORTEX_HOME: join(home, 'home') },
       stderr: 'pipe',
     });
-    client = new Client({ name: 'cortex-interop-workflows', version: '0.0.0' });
+    client = new Client(
+      { name: 'cortex-interop-workflows', version: '0.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return reply;
+    });
     await client.connect(transport, { timeout: STARTUP_TIMEOUT_MS });
   });
 
   after(async () => {
     await client?.close();
+  });
+
+  test('a declined confirmation runs nothing', async () => {
+    reply = { action: 'decline' };
+    try {
+      const result = await client.callTool({ name: 'run', arguments: { workflow } });
+      assert.equal(result.isError, true);
+      const error = JSON.parse(result.content[0].text).error;
+      assert.equal(error.code, 'CONSENT_DECLINED');
+      assert.match(asked.at(-1).message, /workflow 'pipeline' 1\.0\.0/);
+      assert.deepEqual(asked.at(-1).requestedSchema.required, ['approve']);
+      const listed = await client.callTool({ name: 'runs_list', arguments: {} });
+      assert.equal(listed.structuredContent.count, 0);
+    } finally {
+      reply = { action: 'accept', content: { approve: true } };
+    }
   });
 
   test('run sends the plan, then one notification per step, before the result', async () => {

@@ -67,6 +67,7 @@ final class CortexCommand implements Callable<Integer> {
     library.addSubcommand("save", new WorkflowCommands.Save(io));
     library.addSubcommand("list", new WorkflowCommands.LibraryList(io));
     line.addSubcommand("workflows", library);
+    line.addSubcommand("worker", new WorkerCommand(io));
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));

@@ -71,7 +71,7 @@ final class Groups {
         .add(
             WorkflowsGroup.NAME,
             WorkflowsGroup.SERVER_KEY,
-            () -> WorkflowsGroup.create(services::workflows))
+            () -> WorkflowsGroup.create(Version.get(), services::workflows, services.consent()))
         .defaults("cortex", EvidenceGroup.NAME, WorkflowsGroup.NAME)
         .build();
   }

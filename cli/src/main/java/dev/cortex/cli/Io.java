@@ -12,6 +12,16 @@ record Io(InputStream in, PrintStream out, PrintStream err, Map<String, String> 
     return env.get(name);
   }
 
+  /** These surroundings without the environment variable {@code name}. */
+  Io without(String name) {
+    if (!env.containsKey(name)) {
+      return this;
+    }
+    Map<String, String> kept = new java.util.HashMap<>(env);
+    kept.remove(name);
+    return new Io(in, out, err, Map.copyOf(kept));
+  }
+
   CortexHome home() {
     return CortexHome.resolve(
         env, System.getProperty("os.name", ""), System.getProperty("user.home"));

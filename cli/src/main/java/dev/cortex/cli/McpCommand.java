@@ -47,8 +47,12 @@ final class McpCommand implements Callable<Integer> {
           "Address to bind with --http (default: ${DEFAULT-VALUE}). A non-loopback address requires CORTEX_MCP_HTTP_TOKEN.")
   String bind;
 
+  /**
+   * The server's surroundings lack {@code CORTEX_ASSUME_YES}: it is honoured by the command line
+   * only, and no step, dialog or subprocess of the server sees it.
+   */
   McpCommand(Io io) {
-    this.io = io;
+    this.io = io.without(CliConsent.ASSUME_YES);
   }
 
   /**
@@ -94,7 +98,7 @@ final class McpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     StartupTrace.mark("command parsed");
-    Services services = new Services(io);
+    Services services = new Services(io).servingMcp();
     GroupRegistry registry = Groups.registry(services);
     Composition composition = ToolsCommand.compose(io, registry, bundles);
     ToolInvoker invoker = ToolsCommand.invoker(io, composition);
@@ -114,7 +118,7 @@ final class McpCommand implements Callable<Integer> {
             McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES);
     StartupTrace.mark("composed");
     McpAsyncServer server =
-        McpAssembly.build(McpServer.async(transport), composition, invoker, identity);
+        McpAssembly.build(McpServer.async(transport), composition, invoker, identity, transport);
     StartupTrace.mark("server built");
     Warmup.inBackground(invoker::prepare);
     transport.serve();

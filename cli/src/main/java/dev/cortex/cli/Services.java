@@ -2,6 +2,8 @@ package dev.cortex.cli;
 
 import dev.cortex.storage.Database;
 import dev.cortex.workflows.Workflows;
+import dev.cortex.workflows.consent.ConsentPolicy;
+import dev.cortex.workflows.consent.ConsentSettings;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
@@ -12,22 +14,59 @@ import java.util.function.Supplier;
 final class Services {
   private final Io io;
   private final Supplier<Database> database;
+  private final Settings settings;
   private Workflows workflows;
+  private ConsentPolicy consent;
 
+  /**
+   * @throws dev.cortex.mcp.StartupException when cortex.toml or a setting's variable is wrong
+   */
   Services(Io io) {
     this.io = io;
     this.database = Groups.database(io);
+    this.settings = Settings.load(io.home(), io.env());
+  }
+
+  Settings settings() {
+    return settings;
   }
 
   Supplier<Database> database() {
     return database;
   }
 
+  /**
+   * Makes these the services of {@code cortex mcp}: runs are confirmed through the MCP client's
+   * elicitation or a native dialog, as the environment's settings say.
+   *
+   * @throws IllegalArgumentException when a confirmation setting is wrong
+   */
+  Services servingMcp() {
+    ConsentSettings settings = ConsentSettings.fromEnvironment(io.env());
+    synchronized (this) {
+      consent = settings.policy(io.env(), System.getProperty("os.name", ""));
+    }
+    return this;
+  }
+
+  /** How this process asks its human before a run: the MCP server's way, else the terminal's. */
+  synchronized ConsentPolicy consent() {
+    return consent != null ? consent : CliConsent.policy(io);
+  }
+
   synchronized Workflows workflows() {
     if (workflows == null) {
       workflows =
-          Workflows.embedded(
-              Version.get(), io.home(), io.env(), database, Path.of("").toAbsolutePath());
+          settings.temporalEngine()
+              ? Workflows.create(
+                  Version.get(),
+                  io.home(),
+                  io.env(),
+                  database,
+                  Path.of("").toAbsolutePath(),
+                  TemporalSupport.engines(settings.temporal(), io.env(), io.home()))
+              : Workflows.embedded(
+                  Version.get(), io.home(), io.env(), database, Path.of("").toAbsolutePath());
     }
     return workflows;
   }

@@ -77,7 +77,8 @@ final class WorkflowCommands {
     @Parameters(
         index = "0",
         paramLabel = "WORKFLOW",
-        description = "A manifest path or a library name.")
+        description =
+            "A manifest path, a library name or a remote ref (OWNER/REPO@v1, git+URL//PATH@REF).")
     String workflow;
 
     @Option(
@@ -112,7 +113,8 @@ final class WorkflowCommands {
     @Parameters(
         index = "0",
         paramLabel = "WORKFLOW",
-        description = "A manifest path or a library name.")
+        description =
+            "A manifest path, a library name or a remote ref (OWNER/REPO@v1, git+URL//PATH@REF).")
     String workflow;
 
     Show(Io io) {
@@ -135,7 +137,10 @@ final class WorkflowCommands {
       mixinStandardHelpOptions = true,
       description = {
         "Run a workflow and print its trace (outputs over ~2 KB elided unless --full).",
-        "On a terminal, each step is shown as it completes. Exits 1 when the run fails."
+        "Asks y/N on the terminal first (and, for a remote workflow not yet trusted at its"
+            + " commit, whether to trust it); without a terminal it needs --yes or"
+            + " CORTEX_ASSUME_YES=1. On a terminal, each step is shown as it completes. Exits 1"
+            + " when the run fails or is not confirmed."
       })
   static final class Run implements Callable<Integer> {
     private final Io io;
@@ -143,7 +148,8 @@ final class WorkflowCommands {
     @Parameters(
         index = "0",
         paramLabel = "WORKFLOW",
-        description = "A manifest path or a library name.")
+        description =
+            "A manifest path, a library name or a remote ref (OWNER/REPO@v1, git+URL//PATH@REF).")
     String workflow;
 
     @Option(
@@ -160,6 +166,13 @@ final class WorkflowCommands {
 
     @Option(names = "--full", description = "Print every output inline.")
     boolean full;
+
+    @Option(
+        names = {"-y", "--yes"},
+        description =
+            "Confirm the run (and trust in a remote workflow at its commit) without asking, as"
+                + " CORTEX_ASSUME_YES=1 does.")
+    boolean yes;
 
     @Option(
         names = "--progress",
@@ -179,6 +192,7 @@ final class WorkflowCommands {
             Services services = new Services(io);
             Workflows workflows = services.workflows();
             Workflows.Prepared prepared = workflows.prepare(workflow, params(params));
+            workflows.confirm(prepared, new CliConsent(io, yes, Terminal.stdinIsTerminal()));
             boolean live = progress != null ? progress : Terminal.stderrIsTerminal();
             RunHandle handle =
                 workflows.start(prepared, live ? new LiveProgress(io) : RunListener.NONE);
@@ -188,7 +202,10 @@ final class WorkflowCommands {
                   .println(
                       "cortex: run "
                           + handle.runId()
-                          + " started; this process stays until it ends. Follow it with: cortex runs show "
+                          + (workflows.engine().busy()
+                              ? " started; this process stays until it ends."
+                              : " started on " + workflows.engine().name() + ".")
+                          + " Follow it with: cortex runs show "
                           + handle.runId());
               services.awaitRuns();
               return CortexCommand.OK;

@@ -26,14 +26,15 @@ final class CortexProcess {
 
   /** The command line that runs cortex with {@code args}. */
   static List<String> command(String... args) {
+    return command(List.of(), args);
+  }
+
+  /** The command line that runs cortex with {@code args}, with extra JVM options. */
+  static List<String> command(List<String> jvmOptions, String... args) {
     List<String> command =
-        new ArrayList<>(
-            List.of(
-                java(),
-                "-XX:+UseSerialGC",
-                "-Dcortex.checkOutputs=true",
-                "-jar",
-                jar().toString()));
+        new ArrayList<>(List.of(java(), "-XX:+UseSerialGC", "-Dcortex.checkOutputs=true"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar().toString()));
     command.addAll(List.of(args));
     return command;
   }

@@ -44,8 +44,11 @@ class WorkflowRunControlIT {
     final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     final StringBuffer stderr = new StringBuffer();
 
+    /** The server confirms runs through a native dialog that approves: the wire has no other. */
     Wire(Path home) throws IOException {
-      process = CortexProcess.start(CortexProcess.env(home), "mcp");
+      process =
+          CortexProcess.start(
+              FakeZenity.env(CortexProcess.env(home), home, FakeZenity.APPROVE), "mcp");
       stdin = process.getOutputStream();
       pump(
           () -> {
@@ -358,7 +361,7 @@ class WorkflowRunControlIT {
     // A server that has already looked at the runs before the crash must see it too.
     WorkflowServer server = WorkflowServer.start(home);
     assertThat(server.ok("status", java.util.Map.of()).path("runs").path("total").asInt()).isZero();
-    Process run = CortexProcess.start(env, "run", slow, "--progress");
+    Process run = CortexProcess.start(env, "run", slow, "--progress", "--yes");
     String runId;
     try {
       run.getOutputStream().close();

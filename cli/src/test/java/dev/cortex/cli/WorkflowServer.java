@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 
@@ -28,34 +29,68 @@ final class WorkflowServer implements AutoCloseable {
   /** The shipped example workflows, in the checkout the jar was built from. */
   static final Path EXAMPLES = repository().resolve("examples").resolve("workflows");
 
+  /** Approves every confirmation, as a human ticking the box and accepting would. */
+  static final Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> APPROVE =
+      request ->
+          new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of("approve", true));
+
   final Path home;
   final List<McpSchema.ProgressNotification> progress = new CopyOnWriteArrayList<>();
+
+  /** The confirmations the server asked through elicitation, in order. */
+  final List<McpSchema.ElicitFormRequest> asked = new CopyOnWriteArrayList<>();
+
   private final McpSyncClient client;
 
-  private WorkflowServer(Path home, Map<String, String> env) {
+  private WorkflowServer(
+      Path home,
+      Map<String, String> env,
+      Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation,
+      List<String> jvmOptions) {
     this.home = home;
-    List<String> command = CortexProcess.command("mcp");
+    List<String> command = CortexProcess.command(jvmOptions, "mcp");
     ServerParameters server =
         ServerParameters.builder(command.get(0))
             .args(command.subList(1, command.size()))
             .env(env)
             .build();
-    this.client =
+    McpClient.SyncSpec spec =
         McpClient.sync(new StdioClientTransport(server, McpClients.MAPPER))
             .requestTimeout(Duration.ofSeconds(120))
             .initializationTimeout(Duration.ofSeconds(120))
-            .progressConsumer(progress::add)
-            .build();
+            .progressConsumer(progress::add);
+    if (elicitation != null) {
+      spec.capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+          .elicitation(
+              request -> {
+                asked.add(request);
+                return elicitation.apply(request);
+              });
+    }
+    this.client = spec.build();
     client.initialize();
   }
 
   /**
-   * A server with CORTEX_HOME in {@code home} and {@code extra} set over the test's environment.
+   * A server with CORTEX_HOME in {@code home} and {@code extra} set over the test's environment,
+   * driven by a client that approves every run through elicitation.
    */
   static WorkflowServer start(Path home, Map<String, String> extra) {
-    Map<String, String> env = new HashMap<>(CortexProcess.env(home));
+    return start(home, extra, APPROVE);
+  }
+
+  /**
+   * A server driven by a client that answers confirmations with {@code elicitation}, or does not
+   * declare elicitation when it is null; {@code jvmOptions} go to the server's JVM.
+   */
+  static WorkflowServer start(
+      Path home,
+      Map<String, String> extra,
+      Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation,
+      String... jvmOptions) {
+    Map<String, String> env = new HashMap<>(FakeZenity.headless(CortexProcess.env(home)));
     env.putAll(extra);
-    return new WorkflowServer(home, env);
+    return new WorkflowServer(home, env, elicitation, List.of(jvmOptions));
   }
 
   static WorkflowServer start(Path home) {

@@ -51,6 +51,20 @@ public final class McpAssembly {
       Composition composition,
       ToolInvoker invoker,
       ServerIdentity identity) {
+    return build(spec, composition, invoker, identity, RequestWithdrawal.NONE);
+  }
+
+  /**
+   * As {@link #build(McpServer.AsyncSpecification, Composition, ToolInvoker, ServerIdentity)}, with
+   * the transport's way to withdraw a question a tool asked the client and no longer needs.
+   */
+  public static McpAsyncServer build(
+      McpServer.AsyncSpecification<?> spec,
+      Composition composition,
+      ToolInvoker invoker,
+      ServerIdentity identity,
+      RequestWithdrawal withdrawal) {
+    Objects.requireNonNull(withdrawal, "withdrawal");
     List<McpServerFeatures.AsyncPromptSpecification> prompts = new ArrayList<>();
     List<McpServerFeatures.AsyncResourceSpecification> resources = new ArrayList<>();
     for (CapabilityGroup group : composition.groups()) {
@@ -71,7 +85,7 @@ public final class McpAssembly {
         .jsonMapper(sdkMapper())
         .jsonSchemaValidator(new InvokerValidates())
         .validateToolInputs(false)
-        .tools(invoker.tools().stream().map(t -> tool(t, invoker)).toList());
+        .tools(invoker.tools().stream().map(t -> tool(t, invoker, withdrawal)).toList());
     if (identity.instructions() != null) {
       spec.instructions(identity.instructions());
     }
@@ -84,7 +98,8 @@ public final class McpAssembly {
     return spec.build();
   }
 
-  private static McpServerFeatures.AsyncToolSpecification tool(ToolSpec spec, ToolInvoker invoker) {
+  private static McpServerFeatures.AsyncToolSpecification tool(
+      ToolSpec spec, ToolInvoker invoker, RequestWithdrawal withdrawal) {
     ToolHints h = spec.hints();
     McpSchema.Tool tool =
         McpSchema.Tool.builder()
@@ -106,24 +121,27 @@ public final class McpAssembly {
       return new McpServerFeatures.AsyncToolSpecification(
           tool,
           (exchange, request) ->
-              Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request))
+              Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request, withdrawal))
                   .subscribeOn(Schedulers.boundedElastic()));
     }
     // Quick tools answer on the thread that read the request: no hand-off to another thread.
     return new McpServerFeatures.AsyncToolSpecification(
         tool,
         (exchange, request) ->
-            Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request)));
+            Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request, withdrawal)));
   }
 
   private static McpSchema.CallToolResult call(
       ToolInvoker invoker,
       String name,
       McpAsyncServerExchange exchange,
-      McpSchema.CallToolRequest request) {
+      McpSchema.CallToolRequest request,
+      RequestWithdrawal withdrawal) {
     JsonNode args =
         request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
-    ToolOutcome outcome = invoker.call(name, args, progressSink(exchange, request));
+    ToolOutcome outcome =
+        invoker.call(
+            name, args, progressSink(exchange, request), ClientElicitor.of(exchange, withdrawal));
     McpSchema.CallToolResult.Builder result =
         McpSchema.CallToolResult.builder()
             .addTextContent(outcome.text())

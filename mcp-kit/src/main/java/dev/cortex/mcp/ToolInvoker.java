@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -73,6 +74,18 @@ public final class ToolInvoker {
 
   /** Calls a tool by name. {@code arguments} may be null, meaning {@code {}}. */
   public ToolOutcome call(String name, JsonNode arguments, ToolContext.ProgressSink progress) {
+    return call(name, arguments, progress, Optional.empty());
+  }
+
+  /**
+   * Calls a tool by name, with a way to ask the human through the client when there is one. {@code
+   * arguments} may be null, meaning {@code {}}.
+   */
+  public ToolOutcome call(
+      String name,
+      JsonNode arguments,
+      ToolContext.ProgressSink progress,
+      Optional<Elicitor> elicitor) {
     Entry entry = tools.get(name);
     if (entry == null) {
       return new ToolOutcome.Failure(
@@ -95,7 +108,7 @@ public final class ToolInvoker {
           ErrorCodes.INVALID_ARGUMENT,
           "Invalid arguments for " + name + ": " + String.join("; ", problems) + ".");
     }
-    ToolContext context = new ToolContext(home, clock, progress);
+    ToolContext context = new ToolContext(home, clock, progress, elicitor);
     try {
       Object result = entry.spec.handler().handle(new ToolCall(entry.spec, args, context));
       JsonNode body = Json.tree(result);

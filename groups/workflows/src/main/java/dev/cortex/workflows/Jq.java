@@ -84,6 +84,25 @@ public final class Jq {
     public synchronized JsonNode evaluate(String expression) throws JqException {
       return Jq.evaluate2(expression, root);
     }
+
+    /**
+     * The context as JSON: {@code params}, {@code steps} and, for a for_each element, {@code item}
+     * and {@code index}; for an engine that evaluates expressions in another process.
+     */
+    public synchronized JsonNode toJson() {
+      return fromJackson2(root);
+    }
+
+    /** The context that {@link #toJson} gave. */
+    public static Context fromJson(JsonNode json) {
+      if (!(toJackson2(json) instanceof com.fasterxml.jackson.databind.node.ObjectNode root)) {
+        throw new IllegalArgumentException("a run context is a JSON object");
+      }
+      if (!(root.get("steps") instanceof com.fasterxml.jackson.databind.node.ObjectNode steps)) {
+        return new Context(root, root.putObject("steps"));
+      }
+      return new Context(root, steps);
+    }
   }
 
   /** The single value {@code expression} yields over {@code input}. */

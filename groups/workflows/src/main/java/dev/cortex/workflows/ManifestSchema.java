@@ -70,9 +70,13 @@ public final class ManifestSchema {
     return closed(
         List.of("type"),
         "type",
-        enumOf(ParameterType.values()),
+        described(
+            enumOf(ParameterType.values()),
+            "The parameter's type; values are checked as they are, never coerced."),
         "required",
-        Map.of("type", "boolean"),
+        described(
+            Map.of("type", "boolean"),
+            "Whether a value must be given (default false; a default makes it optional)."),
         "default",
         described(Map.of(), "A value of the parameter's type."),
         "min",
@@ -84,7 +88,7 @@ public final class ManifestSchema {
             Map.of("type", "array", "minItems", 1, "items", Map.of("type", "string")),
             "The choices of an enum parameter."),
         "description",
-        string(0));
+        described(string(0), "What the parameter is for, shown by show and check."));
   }
 
   private static Map<String, Object> server() {
@@ -103,9 +107,11 @@ public final class ManifestSchema {
     return closed(
         List.of("id", "kind"),
         "id",
-        Map.of("type", "string", "pattern", IDENTIFIER),
+        described(
+            Map.of("type", "string", "pattern", IDENTIFIER),
+            "Unique in the manifest; later steps read the output as .steps.<id>."),
         "kind",
-        enumOf(StepKind.values()),
+        described(enumOf(StepKind.values()), "The activity the step runs."),
         "with",
         described(
             Map.of("type", "object"),
@@ -117,14 +123,22 @@ public final class ManifestSchema {
         "concurrency",
         described(Map.of("type", "integer", "minimum", 1), "Parallel for_each runs (default 1)."),
         "timeout",
-        Map.of("type", "string", "pattern", DURATION),
+        described(
+            Map.of("type", "string", "pattern", DURATION),
+            "An attempt that takes longer is stopped and fails with kind timeout."),
         "retry",
-        closed(
-            List.of("attempts"),
-            "attempts",
-            Map.of("type", "integer", "minimum", 1),
-            "backoff",
-            Map.of("type", "string", "pattern", DURATION)));
+        described(
+            closed(
+                List.of("attempts"),
+                "attempts",
+                described(
+                    Map.of("type", "integer", "minimum", 1),
+                    "Attempts in all, the first included."),
+                "backoff",
+                described(
+                    Map.of("type", "string", "pattern", DURATION),
+                    "The pause before each new attempt (default none).")),
+            "How often to try the step before it fails."));
   }
 
   private static Map<String, Object> closed(List<String> required, Object... properties) {

@@ -2,6 +2,8 @@ package dev.cortex.workflows;
 
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.ToolException;
+import dev.cortex.workflows.remote.GitCache;
+import dev.cortex.workflows.remote.RemoteRef;
 import dev.cortex.workflows.run.WorkflowRef;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -9,12 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Finds the manifest a workflow reference names: a local path (absolute, or relative to the working
- * directory), else a name in the local library ({@code $CORTEX_HOME/workflows/}).
+ * directory), a name in the local library ({@code $CORTEX_HOME/workflows/}), or a remote ref into a
+ * Git repository ({@link RemoteRef}), read at an exact commit through the {@link GitCache}.
  */
 public final class Sources {
   /** Names in the library: what {@code cortex workflows save} accepts as a file name. */
@@ -24,10 +28,12 @@ public final class Sources {
 
   private final Path library;
   private final Path workingDirectory;
+  private final GitCache git;
 
   public Sources(CortexHome home, Path workingDirectory) {
     this.library = home.workflowsDir();
     this.workingDirectory = workingDirectory;
+    this.git = new GitCache(home);
   }
 
   /** A manifest as read: the validated model, its text, and where it came from. */
@@ -41,16 +47,43 @@ public final class Sources {
    */
   public Loaded load(String ref) {
     if (ref == null || ref.isBlank()) {
-      throw ToolException.invalidArgument("workflow: give a path to a manifest or a library name");
+      throw ToolException.invalidArgument(
+          "workflow: give a path to a manifest, a library name or a remote ref");
+    }
+    Optional<RemoteRef> remote = remote(ref);
+    if (remote.isPresent()) {
+      GitCache.Checkout checkout = git.read(remote.get());
+      WorkflowRef where =
+          WorkflowRef.remote(ref, remote.get().repository(), checkout.path(), checkout.commit());
+      return parse(ref, checkout.text(), where.location(), where);
     }
     Path file = locate(ref);
     String text = read(ref, file);
     String label = file.toString();
+    boolean inLibrary = file.startsWith(library);
+    return parse(ref, text, label, new WorkflowRef(inLibrary ? "library" : "path", ref, label));
+  }
+
+  /**
+   * The remote ref {@code ref} spells: always for {@code git+}, else only when no file or directory
+   * of that name exists, so that a local path always wins.
+   */
+  private Optional<RemoteRef> remote(String ref) {
+    if (!ref.startsWith("git+")) {
+      try {
+        if (Files.exists(workingDirectory.resolve(expandHome(ref)))) {
+          return Optional.empty();
+        }
+      } catch (java.nio.file.InvalidPathException e) {
+        // not a path here: it may still be a remote ref
+      }
+    }
+    return RemoteRef.parse(ref);
+  }
+
+  private static Loaded parse(String ref, String text, String label, WorkflowRef where) {
     try {
-      Manifest manifest = ManifestLoader.parse(label, text);
-      boolean inLibrary = file.startsWith(library);
-      return new Loaded(
-          manifest, text, new WorkflowRef(inLibrary ? "library" : "path", ref, label));
+      return new Loaded(ManifestLoader.parse(label, text), text, where);
     } catch (ManifestException e) {
       int count = e.problems().size();
       throw new ToolException(

@@ -15,4 +15,16 @@ public final class WorkflowErrors {
 
   /** The run is in a state that does not allow the request (resuming a succeeded run, say). */
   public static final String RUN_STATE = "RUN_STATE";
+
+  /** The human declined the confirmation (a run, or trust in a remote workflow); nothing ran. */
+  public static final String CONSENT_DECLINED = "CONSENT_DECLINED";
+
+  /** Nobody answered the confirmation within five minutes; nothing ran. */
+  public static final String CONSENT_TIMEOUT = "CONSENT_TIMEOUT";
+
+  /**
+   * No channel could ask a human (no elicitation, no native dialog; no terminal and no --yes on the
+   * command line); nothing ran, and the message says where a person can run it.
+   */
+  public static final String CONSENT_UNAVAILABLE = "CONSENT_UNAVAILABLE";
 }

@@ -6,6 +6,7 @@ import dev.cortex.mcp.ToolContext;
 import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.ToolHints;
 import dev.cortex.mcp.ToolSpec;
+import dev.cortex.workflows.consent.ConsentPolicy;
 import dev.cortex.workflows.run.RunHandle;
 import dev.cortex.workflows.run.RunListener;
 import dev.cortex.workflows.run.RunRecord;
@@ -24,9 +25,11 @@ final class WorkflowTools {
   private static final ToolHints RUNS = new ToolHints(false, true, false, true);
 
   private final Supplier<Workflows> workflows;
+  private final ConsentPolicy consent;
 
-  WorkflowTools(Supplier<Workflows> workflows) {
+  WorkflowTools(Supplier<Workflows> workflows, ConsentPolicy consent) {
     this.workflows = workflows;
+    this.consent = consent;
   }
 
   List<ToolSpec> specs() {
@@ -36,7 +39,10 @@ final class WorkflowTools {
   private static Map<String, Object> workflowArgument() {
     return Schema.string(
         "The workflow: a path to a YAML manifest (absolute, or relative to the server's working"
-            + " directory) or the name of a workflow saved in the local library.",
+            + " directory), the name of a workflow saved in the local library, or a remote ref"
+            + " into a Git repository: HOST/OWNER/REPO[/SUBPATH][@REF], OWNER/REPO[@REF] (on"
+            + " github.com) or git+URL[//SUBPATH][@REF]. With no @REF the highest vX.Y.Z tag is"
+            + " taken; @v1 is the highest v1.x.y tag; 7-40 hex digits name a commit.",
         1,
         4096);
   }
@@ -57,7 +63,9 @@ final class WorkflowTools {
                 + " with file, line and field), resolves the parameters (type, required, enum,"
                 + " min/max), checks the declared capabilities and that the programs, MCP servers"
                 + " and database drivers the steps need exist here. Returns the resolved parameters"
-                + " and the steps.")
+                + " and the steps. Never asks the human anything: consent_required is true when a"
+                + " run of this remote workflow would first ask the human to trust it at this"
+                + " commit.")
         .input(
             Schema.object()
                 .required("workflow", workflowArgument())
@@ -66,6 +74,10 @@ final class WorkflowTools {
         .output(
             loose(
                 "ok", Schema.bool("True when the workflow can run with these parameters."),
+                "consent_required",
+                    Schema.bool(
+                        "True when run would first ask the human to trust this remote workflow at"
+                            + " this commit (every run is also confirmed on its own)."),
                 "workflow", Schema.object().open().build(),
                 "parameters", Schema.object().open().build(),
                 "steps",
@@ -114,7 +126,12 @@ final class WorkflowTools {
                 + " With a progressToken, sends the plan and then one notification per completed"
                 + " step. Cancelling the request suppresses the answer but not the run: its trace"
                 + " is kept (see runs_list). detach: true returns the run id at once instead, for"
-                + " clients that give up on long calls; follow the run with runs_show.")
+                + " clients that give up on long calls; follow the run with runs_show. Every run"
+                + " first asks the human to confirm it (the workflow, its source and parameters)"
+                + " through the client's elicitation form or a dialog on the server's machine, and"
+                + " a remote workflow not yet trusted at its commit also asks for trust; declined,"
+                + " unanswered in 5 minutes, or no way to ask: the call fails with a CONSENT_ code"
+                + " and nothing runs.")
         .input(
             Schema.object()
                 .required("workflow", workflowArgument())
@@ -142,6 +159,7 @@ final class WorkflowTools {
     Workflows.Prepared prepared =
         service.prepare(
             args.path("workflow").asString(), Workflows.Params.json(args.get("params")));
+    service.confirm(prepared, consent.forCall(call.context().elicitor()));
     boolean detach = args.path("detach").asBoolean(false);
     RunHandle handle =
         service.start(prepared, detach ? RunListener.NONE : progress(call.context().progress()));

@@ -6,6 +6,8 @@ import dev.cortex.mcp.ToolException;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.Activity;
 import dev.cortex.workflows.activity.ActivityEnvironment;
+import dev.cortex.workflows.consent.Confirmer;
+import dev.cortex.workflows.remote.TrustStore;
 import dev.cortex.workflows.run.Engine;
 import dev.cortex.workflows.run.RunHandle;
 import dev.cortex.workflows.run.RunListener;
@@ -35,6 +37,7 @@ public final class Workflows {
   private final Engine engine;
   private final Activities activities;
   private final ActivityEnvironment environment;
+  private final RunConsent consent;
 
   public Workflows(
       String version,
@@ -51,6 +54,7 @@ public final class Workflows {
     this.engine = engine;
     this.activities = activities;
     this.environment = environment;
+    this.consent = new RunConsent(new TrustStore(home, java.time.Clock.systemUTC()));
   }
 
   /**
@@ -63,13 +67,34 @@ public final class Workflows {
       Map<String, String> variables,
       java.util.function.Supplier<dev.cortex.storage.Database> database,
       java.nio.file.Path workingDirectory) {
+    return create(
+        version,
+        home,
+        variables,
+        database,
+        workingDirectory,
+        dev.cortex.workflows.run.EmbeddedEngine::new);
+  }
+
+  /** Builds the engine of {@link #create} from the parts every engine shares. */
+  public interface EngineFactory {
+    Engine create(
+        RunStore store, TraceFiles traces, Activities activities, ActivityEnvironment environment);
+  }
+
+  /** As {@link #embedded}, on the engine that {@code engines} builds. */
+  public static Workflows create(
+      String version,
+      CortexHome home,
+      Map<String, String> variables,
+      java.util.function.Supplier<dev.cortex.storage.Database> database,
+      java.nio.file.Path workingDirectory,
+      EngineFactory engines) {
     Activities activities = Activities.standard();
     ActivityEnvironment environment =
         new ActivityEnvironment(home, variables, java.time.Clock.systemUTC());
     RunStore store = new RunStore(database);
-    Engine engine =
-        new dev.cortex.workflows.run.EmbeddedEngine(
-            store, new TraceFiles(home), activities, environment);
+    Engine engine = engines.create(store, new TraceFiles(home), activities, environment);
     return new Workflows(
         version, home, new Sources(home, workingDirectory), store, engine, activities, environment);
   }
@@ -114,6 +139,12 @@ public final class Workflows {
               + "' cannot run here:\n"
               + String.join("\n", problems));
     }
+    engine
+        .unavailable()
+        .ifPresent(
+            problem -> {
+              throw new ToolException(dev.cortex.mcp.ErrorCodes.UNAVAILABLE, problem);
+            });
     return new Prepared(loaded, resolved);
   }
 
@@ -138,6 +169,7 @@ public final class Workflows {
     }
     report.put("steps", steps);
     report.put("engine", engine.name());
+    report.put("consent_required", consent.trustRequired(prepared.loaded()));
     return report;
   }
 
@@ -190,6 +222,16 @@ public final class Workflows {
     }
     shown.put("steps", steps);
     return shown;
+  }
+
+  /**
+   * run's consent, between {@link #prepare} and {@link #start}: trust in an untrusted remote
+   * workflow, then this run, each asked through {@code confirmer}.
+   *
+   * @throws ToolException CONSENT_DECLINED, CONSENT_TIMEOUT or CONSENT_UNAVAILABLE: nothing ran
+   */
+  public void confirm(Prepared prepared, Confirmer confirmer) {
+    consent.confirm(prepared, confirmer);
   }
 
   /** run: prepares, then starts the run; the handle's await gives the final record. */
@@ -287,7 +329,7 @@ public final class Workflows {
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("version", version);
     status.put("home", home.root().toString());
-    status.put("engine", Map.of("name", engine.name(), "reachable", true));
+    status.put("engine", engine.describe());
     Map<String, Integer> counts = store.counts();
     int total = counts.values().stream().mapToInt(Integer::intValue).sum();
     Map<String, Object> runs = new LinkedHashMap<>();

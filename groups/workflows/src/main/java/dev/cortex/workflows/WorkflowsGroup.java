@@ -2,12 +2,13 @@ package dev.cortex.workflows;
 
 import dev.cortex.mcp.CapabilityGroup;
 import dev.cortex.storage.Area;
+import dev.cortex.workflows.consent.ConsentPolicy;
 import dev.cortex.workflows.run.RunStore;
 import java.util.function.Supplier;
 
 /**
- * The {@code workflows} group: preflight, run and inspect saved workflows. Nothing is opened until
- * a tool needs it.
+ * The {@code workflows} group: preflight, run and inspect saved workflows, and the {@code
+ * cortex-save-workflow} skill as a prompt and resources. Nothing is opened until a tool needs it.
  */
 public final class WorkflowsGroup {
   public static final String NAME = "workflows";
@@ -15,12 +16,20 @@ public final class WorkflowsGroup {
 
   private WorkflowsGroup() {}
 
-  public static CapabilityGroup create(Supplier<Workflows> workflows) {
-    return CapabilityGroup.ofTools(
+  /**
+   * The group, for Cortex {@code version}: its tools run on {@code workflows} and ask the human
+   * before each run as {@code consent} says.
+   */
+  public static CapabilityGroup create(
+      String version, Supplier<Workflows> workflows, ConsentPolicy consent) {
+    return new CapabilityGroup(
         NAME,
         SERVER_KEY,
-        "Saved workflows: preflight, run and inspect them, each run traced step by step.",
-        new WorkflowTools(workflows).specs());
+        "Saved workflows: preflight, run and inspect them, each run confirmed by a human and"
+            + " traced step by step.",
+        new WorkflowTools(workflows, consent).specs(),
+        SkillResources.prompts(version),
+        SkillResources.resources(version));
   }
 
   /** The workflows area's tables, for whoever opens the shared database. */

@@ -1,5 +1,6 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.RequestWithdrawal;
 import dev.cortex.mcp.StartupTrace;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +31,7 @@ import reactor.core.publisher.Mono;
  * lines, honours {@code notifications/cancelled} (the cancelled request's response and progress are
  * not written; its work runs on), and returns from {@link #serve()} as soon as the input ends.
  */
-public final class StdioTransport implements McpServerTransportProvider {
+public final class StdioTransport implements McpServerTransportProvider, RequestWithdrawal {
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
   /** Default cap on one inbound line, in bytes. */
@@ -43,6 +45,10 @@ public final class StdioTransport implements McpServerTransportProvider {
   private final McpJsonMapper mapper;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final InFlightRequests requests = new InFlightRequests();
+
+  /** Requests sent to the client that may be withdrawn: marker to JSON-RPC id. */
+  private final Map<String, Object> withdrawable = new ConcurrentHashMap<>();
+
   private volatile McpServerSession session;
   private volatile boolean traced;
   private volatile boolean initializeSeen;
@@ -76,6 +82,37 @@ public final class StdioTransport implements McpServerTransportProvider {
   @Override
   public Mono<Void> closeGracefully() {
     return Mono.fromRunnable(() -> closed.set(true));
+  }
+
+  /** Tells the client that the request which carried {@code marker} is withdrawn. */
+  @Override
+  public void withdraw(String marker, String reason) {
+    Object id = withdrawable.remove(marker);
+    if (id == null) {
+      return;
+    }
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("requestId", id);
+    params.put("reason", reason);
+    Map<String, Object> notification = new LinkedHashMap<>();
+    notification.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+    notification.put("method", InFlightRequests.CANCELLED);
+    notification.put("params", params);
+    try {
+      write(mapper.writeValueAsString(notification));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Remembers the id of an outgoing request that carries a withdrawal marker. */
+  private void rememberWithdrawable(McpSchema.JSONRPCMessage message) {
+    if (message instanceof McpSchema.JSONRPCRequest request
+        && request.params() instanceof McpSchema.Request params
+        && params.meta() != null
+        && params.meta().get(RequestWithdrawal.META_KEY) instanceof String marker) {
+      withdrawable.put(marker, request.id());
+    }
   }
 
   /**
@@ -150,6 +187,9 @@ public final class StdioTransport implements McpServerTransportProvider {
     } catch (IOException | RuntimeException e) {
       refuseUnreadable(trimmed);
       return;
+    }
+    if (message instanceof McpSchema.JSONRPCResponse response && !withdrawable.isEmpty()) {
+      withdrawable.values().remove(response.id());
     }
     if (message instanceof McpSchema.JSONRPCRequest request) {
       if (RequestShape.TOOLS_CALL.equals(request.method())) {
@@ -285,6 +325,7 @@ public final class StdioTransport implements McpServerTransportProvider {
       return Mono.fromRunnable(
           () -> {
             try {
+              rememberWithdrawable(message);
               if (silenced(message)) {
                 log.debug("not sending a message of a cancelled request: {}", message);
               } else {

@@ -38,6 +38,15 @@ public interface Activity {
   }
 
   /**
+   * Whether {@link #run} evaluates expressions over the run's context ({@link
+   * ActivityInput.Expressions#evaluate(String)}), so that an engine that runs attempts elsewhere
+   * must send the context along.
+   */
+  default boolean readsRunContext() {
+    return false;
+  }
+
+  /**
    * Runs one attempt. Must answer {@link Thread#interrupt()} promptly (the engine interrupts on
    * timeout), releasing what it started (killing a subprocess, closing a connection).
    *

@@ -76,6 +76,11 @@ public final class TransformActivity implements Activity {
   }
 
   @Override
+  public boolean readsRunContext() {
+    return true;
+  }
+
+  @Override
   public ActivityResult run(ActivityInput input) throws ActivityFailure {
     JsonNode with = input.with();
     String expression = with.path("expression").asString("");

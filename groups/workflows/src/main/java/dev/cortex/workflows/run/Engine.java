@@ -10,6 +10,25 @@ public interface Engine {
   /** The engine's name as {@code status} reports it, e.g. {@code embedded}. */
   String name();
 
+  /**
+   * What {@code status} reports of the engine: its name, whether it is reachable and, for a
+   * cluster, where it is. Answers within a few seconds whatever the cluster does.
+   */
+  default java.util.Map<String, Object> describe() {
+    java.util.Map<String, Object> described = new java.util.LinkedHashMap<>();
+    described.put("name", name());
+    described.put("reachable", true);
+    return described;
+  }
+
+  /**
+   * Why the engine cannot take runs now (its cluster is out of reach), as a sentence that says what
+   * to do; empty when it can. Asked before every check and run.
+   */
+  default java.util.Optional<String> unavailable() {
+    return java.util.Optional.empty();
+  }
+
   /** Starts a run and returns at once; the run goes on whether or not anyone awaits it. */
   RunHandle start(RunRequest request, RunListener listener);
 

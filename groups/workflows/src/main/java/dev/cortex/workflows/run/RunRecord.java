@@ -37,6 +37,84 @@ public record RunRecord(
   /** The error that ended a failed run: the step, the kind and the message. */
   public record RunError(String step, String kind, String message) {}
 
+  /** A new run of {@code request} on {@code engine}: every step pending. */
+  public static RunRecord starting(
+      String runId, RunRequest request, String engine, String startedAt) {
+    List<StepRecord> pending = new java.util.ArrayList<>();
+    for (dev.cortex.workflows.Step step : request.manifest().steps()) {
+      pending.add(StepRecord.pending(step.id(), step.kind().wireName()));
+    }
+    return new RunRecord(
+        runId,
+        request.manifest().name(),
+        request.manifest().version(),
+        request.source(),
+        dev.cortex.mcp.Json.tree(request.parameters()),
+        RunStatus.RUNNING,
+        engine,
+        startedAt,
+        null,
+        null,
+        RunCost.ZERO,
+        pending.size(),
+        0,
+        0,
+        pending,
+        null);
+  }
+
+  /** This run, still going, with {@code step} at {@code position} and the totals brought along. */
+  public RunRecord withStep(int position, StepRecord step) {
+    List<StepRecord> updated = new java.util.ArrayList<>(steps);
+    updated.set(position, step);
+    int completed = 0;
+    RunCost total = RunCost.ZERO;
+    for (StepRecord each : updated) {
+      if (each.status() != StepStatus.PENDING) {
+        completed++;
+      }
+      total = total.plus(each.cost());
+    }
+    return new RunRecord(
+        runId,
+        workflow,
+        version,
+        source,
+        parameters,
+        status,
+        engine,
+        startedAt,
+        null,
+        null,
+        total,
+        stepsTotal,
+        completed,
+        resumes,
+        updated,
+        null);
+  }
+
+  /** This run, ended: succeeded when {@code error} is null, else failed with it. */
+  public RunRecord ended(String endedAt, long durationMs, RunError error) {
+    return new RunRecord(
+        runId,
+        workflow,
+        version,
+        source,
+        parameters,
+        error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+        engine,
+        startedAt,
+        endedAt,
+        durationMs,
+        cost,
+        stepsTotal,
+        stepsCompleted,
+        resumes,
+        steps,
+        error);
+  }
+
   /** The step with {@code id}, if the workflow has one. */
   public java.util.Optional<StepRecord> step(String id) {
     return steps.stream().filter(s -> s.id().equals(id)).findFirst();

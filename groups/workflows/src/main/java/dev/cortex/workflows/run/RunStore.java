@@ -181,8 +181,9 @@ public final class RunStore {
   }
 
   /**
-   * Marks as interrupted every running run whose process is gone (it crashed or was killed);
-   * returns their ids.
+   * Marks as interrupted every running run of the embedded engine whose process is gone (it crashed
+   * or was killed); returns their ids. Runs on a cluster do not depend on the process that started
+   * them and are left alone.
    */
   public List<String> sweep() {
     List<String[]> running =
@@ -193,8 +194,9 @@ public final class RunStore {
                     Sql.query(
                         c,
                         "SELECT run_id, owner_pid, owner_started FROM workflow_runs"
-                            + " WHERE status = 'running'",
-                        rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}));
+                            + " WHERE status = 'running' AND engine = ?",
+                        rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)},
+                        EmbeddedEngine.NAME));
     List<String> gone = new ArrayList<>();
     for (String[] row : running) {
       Owner owner = row[1] == null ? null : new Owner(Long.parseLong(row[1]), row[2]);

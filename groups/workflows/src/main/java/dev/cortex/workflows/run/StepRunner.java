@@ -11,23 +11,15 @@ import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.Activity;
 import dev.cortex.workflows.activity.ActivityEnvironment;
 import dev.cortex.workflows.activity.ActivityFailure;
-import dev.cortex.workflows.activity.ActivityInput;
 import dev.cortex.workflows.activity.ActivityResult;
 import dev.cortex.workflows.activity.RunScope;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Objects;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -37,42 +29,93 @@ import tools.jackson.databind.node.StringNode;
 
 /**
  * Runs one step of a workflow, the same way for every engine: its {@code if}, its {@code for_each}
- * fan-out (at most {@code concurrency} items at once, outputs in item order), and for each attempt
- * the templates of {@code with} resolved, the inputs checked against the kind's schema, the
- * activity run under the step's timeout, and failed attempts retried as the step's retry says.
+ * fan-out (outputs in item order), the templates of {@code with} resolved and the inputs checked
+ * against the kind's schema, and the step's record with its summary, cost and items. How the
+ * attempts of a resolved call are carried out (timeouts, retries) and how items run side by side is
+ * the engine's {@link Executor}: threads for the embedded engine, activities for Temporal.
  */
 public final class StepRunner {
-  private static final ExecutorService ATTEMPTS =
-      Executors.newCachedThreadPool(
-          new java.util.concurrent.ThreadFactory() {
-            private final AtomicInteger count = new AtomicInteger();
+  /** The part of running a step that differs between engines. */
+  public interface Executor {
+    /**
+     * Carries out every attempt of {@code call} as its step's timeout and retry say, and returns
+     * the result or the last failure with the number of attempts made; never throws for a failure.
+     */
+    Outcome attempts(Call call);
 
-            @Override
-            public Thread newThread(Runnable runnable) {
-              Thread thread = new Thread(runnable, "cortex-step-" + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            }
-          });
+    /** Runs {@code task} for 0 to {@code count - 1}, at most {@code concurrency} at once. */
+    void fanOut(int count, int concurrency, java.util.function.IntConsumer task);
+  }
+
+  /**
+   * One resolved call of a step, or of one element of its for_each: {@code with} has its templates
+   * resolved and is valid for the kind; {@code context} is what the step's expressions ran over.
+   */
+  public record Call(Step step, Manifest manifest, JsonNode with, Jq.Context context) {
+    public Call {
+      Objects.requireNonNull(step, "step");
+      Objects.requireNonNull(manifest, "manifest");
+      Objects.requireNonNull(with, "with");
+      Objects.requireNonNull(context, "context");
+    }
+  }
+
+  /** The outcome of all attempts at one call: a result or the last failure, and the attempts. */
+  public record Outcome(ActivityResult result, ActivityFailure failure, int attempts) {
+    public static Outcome succeeded(ActivityResult result, int attempts) {
+      return new Outcome(Objects.requireNonNull(result, "result"), null, attempts);
+    }
+
+    public static Outcome failed(ActivityFailure failure, int attempts) {
+      return new Outcome(null, Objects.requireNonNull(failure, "failure"), attempts);
+    }
+  }
 
   private final Activities activities;
   private final ActivityEnvironment environment;
   private final Clock clock;
+  private final LongSupplier nanoTime;
   private final Map<StepKind, SchemaCheck> inputChecks = new EnumMap<>(StepKind.class);
 
+  /** The embedded engine's runner: attempts on threads of this process. */
   public StepRunner(Activities activities, ActivityEnvironment environment) {
+    this(activities, environment, environment.clock(), System::nanoTime);
+  }
+
+  /**
+   * A runner for an engine that brings its own {@link Executor}, with step times from {@code clock}
+   * and durations from {@code nanoTime}; {@code activities} give the input schemas.
+   */
+  public StepRunner(Activities activities, Clock clock, LongSupplier nanoTime) {
+    this(activities, null, clock, nanoTime);
+  }
+
+  private StepRunner(
+      Activities activities, ActivityEnvironment environment, Clock clock, LongSupplier nanoTime) {
     this.activities = activities;
     this.environment = environment;
-    this.clock = environment.clock();
+    this.clock = clock;
+    this.nanoTime = nanoTime;
     for (Activity activity : activities.all()) {
       inputChecks.put(activity.kind(), new SchemaCheck(activity.inputSchema(), "with"));
     }
   }
 
-  /** Runs {@code step} over {@code context} and returns its record; never throws for a failure. */
+  /**
+   * Runs {@code step} over {@code context} on threads of this process, with {@code scope} for what
+   * the run keeps open; returns its record and never throws for a failure.
+   */
   public StepRecord run(Step step, Manifest manifest, Jq.Context context, RunScope scope) {
+    if (environment == null) {
+      throw new IllegalStateException("this runner has no environment to run activities in");
+    }
+    return run(step, manifest, context, new LocalExecutor(activities, environment, scope));
+  }
+
+  /** Runs {@code step} over {@code context} with {@code executor}; never throws for a failure. */
+  public StepRecord run(Step step, Manifest manifest, Jq.Context context, Executor executor) {
     String startedAt = clock.instant().toString();
-    long started = System.nanoTime();
+    long started = nanoTime.getAsLong();
     String kind = step.kind().wireName();
     if (step.condition() != null) {
       try {
@@ -97,24 +140,24 @@ public final class StepRunner {
       }
     }
     if (step.forEach() != null) {
-      return fanOut(step, manifest, context, scope, startedAt, started);
+      return fanOut(step, manifest, context, executor, startedAt, started);
     }
-    Outcome outcome = attempts(step, manifest, context, scope);
-    if (outcome.failure != null) {
+    Outcome outcome = call(step, manifest, context, executor);
+    if (outcome.failure() != null) {
       return failed(
           step,
           startedAt,
           started,
-          outcome.attempts,
-          new StepError(outcome.failure.kind(), outcome.failure.getMessage()),
-          outcome.failure.output());
+          outcome.attempts(),
+          new StepError(outcome.failure().kind(), outcome.failure().getMessage()),
+          outcome.failure().output());
     }
-    ActivityResult result = outcome.result;
+    ActivityResult result = outcome.result();
     return new StepRecord(
         step.id(),
         kind,
         StepStatus.SUCCEEDED,
-        outcome.attempts,
+        outcome.attempts(),
         startedAt,
         clock.instant().toString(),
         millisSince(started),
@@ -130,7 +173,7 @@ public final class StepRunner {
       Step step,
       Manifest manifest,
       Jq.Context context,
-      RunScope scope,
+      Executor executor,
       String startedAt,
       long started) {
     JsonNode items;
@@ -157,42 +200,14 @@ public final class StepRunner {
     int count = items.size();
     Outcome[] outcomes = new Outcome[count];
     long[] durations = new long[count];
-    Semaphore slots = new Semaphore(step.concurrency());
-    List<Future<?>> futures = new ArrayList<>();
-    for (int index = 0; index < count; index++) {
-      int i = index;
-      Jq.Context itemContext = context.with(items.get(i), i);
-      Runnable work =
-          () -> {
-            long itemStart = System.nanoTime();
-            outcomes[i] = attempts(step, manifest, itemContext, scope);
-            durations[i] = millisSince(itemStart);
-          };
-      if (step.concurrency() == 1) {
-        work.run();
-        continue;
-      }
-      slots.acquireUninterruptibly();
-      futures.add(
-          ATTEMPTS.submit(
-              () -> {
-                try {
-                  work.run();
-                } finally {
-                  slots.release();
-                }
-              }));
-    }
-    for (Future<?> future : futures) {
-      try {
-        future.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (ExecutionException e) {
-        // attempts() reports failures in its outcome; nothing escapes it.
-      }
-    }
+    executor.fanOut(
+        count,
+        step.concurrency(),
+        i -> {
+          long itemStart = nanoTime.getAsLong();
+          outcomes[i] = call(step, manifest, context.with(items.get(i), i), executor);
+          durations[i] = millisSince(itemStart);
+        });
     ArrayNode outputs = JsonNodeFactory.instance.arrayNode();
     List<ItemRecord> records = new ArrayList<>();
     RunCost cost = RunCost.ZERO;
@@ -201,29 +216,32 @@ public final class StepRunner {
     StepError firstError = null;
     int failures = 0;
     for (int i = 0; i < count; i++) {
-      Outcome outcome = outcomes[i];
-      attempts += outcome.attempts;
-      if (outcome.failure != null) {
+      Outcome outcome =
+          outcomes[i] != null ? outcomes[i] : Outcome.failed(Attempt.interrupted(step.id()), 0);
+      attempts += outcome.attempts();
+      if (outcome.failure() != null) {
         failures++;
-        StepError error = new StepError(outcome.failure.kind(), outcome.failure.getMessage());
+        StepError error = new StepError(outcome.failure().kind(), outcome.failure().getMessage());
         if (firstError == null) {
           firstError = new StepError(error.kind(), "item " + i + ": " + error.message());
         }
         outputs.add(
-            outcome.failure.output() == null ? NullNode.getInstance() : outcome.failure.output());
+            outcome.failure().output() == null
+                ? NullNode.getInstance()
+                : outcome.failure().output());
         records.add(
-            new ItemRecord(i, StepStatus.FAILED, outcome.attempts, durations[i], null, error));
+            new ItemRecord(i, StepStatus.FAILED, outcome.attempts(), durations[i], null, error));
       } else {
-        outputs.add(outcome.result.output());
-        cost = cost.plus(RunCost.of(outcome.result.cost()));
-        model = model == null ? outcome.result.cost().model() : model;
+        outputs.add(outcome.result().output());
+        cost = cost.plus(RunCost.of(outcome.result().cost()));
+        model = model == null ? outcome.result().cost().model() : model;
         records.add(
             new ItemRecord(
                 i,
                 StepStatus.SUCCEEDED,
-                outcome.attempts,
+                outcome.attempts(),
                 durations[i],
-                outcome.result.summary(),
+                outcome.result().summary(),
                 null));
       }
     }
@@ -247,120 +265,33 @@ public final class StepRunner {
         records);
   }
 
-  /** The outcome of all attempts at one (item of a) step: a result or the last failure. */
-  private record Outcome(ActivityResult result, ActivityFailure failure, int attempts) {}
-
-  private Outcome attempts(Step step, Manifest manifest, Jq.Context context, RunScope scope) {
-    int attempt = 0;
-    while (true) {
-      attempt++;
-      try {
-        return new Outcome(attempt(step, manifest, context, scope), null, attempt);
-      } catch (ActivityFailure failure) {
-        if (!failure.retryable() || attempt >= step.retry().attempts()) {
-          return new Outcome(null, failure, attempt);
-        }
-        try {
-          Thread.sleep(step.retry().backoff().toMillis());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return new Outcome(null, failure, attempt);
-        }
-      }
+  /**
+   * Resolves and checks the inputs of one call, then has the executor carry out its attempts. Bad
+   * inputs are not retried: they fail as the first attempt.
+   */
+  private Outcome call(Step step, Manifest manifest, Jq.Context context, Executor executor) {
+    JsonNode with;
+    try {
+      with = resolve(Json.tree(step.with()), context);
+    } catch (ActivityFailure failure) {
+      return Outcome.failed(failure, 1);
     }
-  }
-
-  private ActivityResult attempt(Step step, Manifest manifest, Jq.Context context, RunScope scope)
-      throws ActivityFailure {
-    Activity activity = activities.forKind(step.kind());
-    JsonNode with = resolve(Json.tree(step.with()), context);
     List<String> problems = inputChecks.get(step.kind()).problems(with);
     if (!problems.isEmpty()) {
-      throw new ActivityFailure(
-          "invalid_input",
-          "the inputs of step '"
-              + step.id()
-              + "' are not valid for kind "
-              + step.kind().wireName()
-              + ": "
-              + String.join("; ", problems),
-          null,
-          false);
+      return Outcome.failed(
+          new ActivityFailure(
+              "invalid_input",
+              "the inputs of step '"
+                  + step.id()
+                  + "' are not valid for kind "
+                  + step.kind().wireName()
+                  + ": "
+                  + String.join("; ", problems),
+              null,
+              false),
+          1);
     }
-    ActivityInput input =
-        new ActivityInput(
-            step.id(),
-            with,
-            manifest,
-            step.timeout(),
-            environment,
-            scope,
-            new ActivityInput.Expressions() {
-              @Override
-              public JsonNode evaluate(String expression) throws ActivityFailure {
-                try {
-                  return context.evaluate(expression);
-                } catch (Jq.JqException e) {
-                  throw new ActivityFailure("jq", e.getMessage(), null, false);
-                }
-              }
-
-              @Override
-              public JsonNode evaluate(String expression, JsonNode value) throws ActivityFailure {
-                try {
-                  return Jq.evaluate(expression, value);
-                } catch (Jq.JqException e) {
-                  throw new ActivityFailure("jq", e.getMessage(), null, false);
-                }
-              }
-            });
-    Duration timeout = step.timeout();
-    if (timeout == null) {
-      return guarded(activity, input);
-    }
-    Future<ActivityResult> future = ATTEMPTS.submit(() -> guarded(activity, input));
-    try {
-      return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      throw new ActivityFailure(
-          "timeout", "step '" + step.id() + "' timed out after " + Describe.duration(timeout));
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new ActivityFailure(
-          "interrupted", "step '" + step.id() + "' was interrupted", null, false);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof ActivityFailure failure) {
-        throw failure;
-      }
-      throw internal(activity, e.getCause());
-    }
-  }
-
-  private static ActivityResult guarded(Activity activity, ActivityInput input)
-      throws ActivityFailure {
-    try {
-      return activity.run(input);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ActivityFailure(
-          "interrupted", "step '" + input.stepId() + "' was interrupted", null, false);
-    } catch (ActivityFailure failure) {
-      throw failure;
-    } catch (RuntimeException e) {
-      throw internal(activity, e);
-    }
-  }
-
-  private static ActivityFailure internal(Activity activity, Throwable cause) {
-    System.err.println(
-        "cortex: the " + activity.kind().wireName() + " activity failed unexpectedly: " + cause);
-    return new ActivityFailure(
-        "internal",
-        "the " + activity.kind().wireName() + " activity failed unexpectedly; see the server log",
-        null,
-        false);
+    return executor.attempts(new Call(step, manifest, with, context));
   }
 
   /** {@code with} with every template evaluated over {@code context}. */
@@ -432,7 +363,7 @@ public final class StepRunner {
         null);
   }
 
-  private static long millisSince(long nanos) {
-    return (System.nanoTime() - nanos) / 1_000_000;
+  private long millisSince(long nanos) {
+    return (nanoTime.getAsLong() - nanos) / 1_000_000;
   }
 }

@@ -1,0 +1,178 @@
+package dev.cortex.workflows;
+
+import dev.cortex.mcp.Json;
+import dev.cortex.mcp.ToolException;
+import dev.cortex.workflows.consent.Confirmation;
+import dev.cortex.workflows.consent.Confirmer;
+import dev.cortex.workflows.consent.Decision;
+import dev.cortex.workflows.remote.TrustStore;
+import dev.cortex.workflows.run.WorkflowRef;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The human's consent before a run: trust in a remote workflow at its exact commit (asked once per
+ * commit and set of capabilities, recorded in {@code trust.json}), then a confirmation of this run
+ * naming the workflow, its source and its parameters. Anything but an approval runs nothing.
+ */
+final class RunConsent {
+  private static final int MAX_VALUE_CHARS = 300;
+
+  private final TrustStore trust;
+
+  RunConsent(TrustStore trust) {
+    this.trust = trust;
+  }
+
+  /** Whether running {@code loaded} would first ask the human to trust it. */
+  boolean trustRequired(Sources.Loaded loaded) {
+    WorkflowRef ref = loaded.ref();
+    return WorkflowRef.REMOTE.equals(ref.kind())
+        && !trust.covers(ref, loaded.manifest().capabilities());
+  }
+
+  /**
+   * Asks for trust when needed, then for this run.
+   *
+   * @throws ToolException CONSENT_DECLINED, CONSENT_TIMEOUT or CONSENT_UNAVAILABLE
+   */
+  void confirm(Workflows.Prepared prepared, Confirmer confirmer) {
+    Sources.Loaded loaded = prepared.loaded();
+    Manifest manifest = loaded.manifest();
+    if (trustRequired(loaded)) {
+      Decision trusted = confirmer.confirm(trustQuestion(loaded));
+      require(trusted, "trust in " + loaded.ref().ref() + " at " + shortCommit(loaded), prepared);
+      trust.record(loaded.ref(), manifest.name(), manifest.capabilities());
+    }
+    Decision run = confirmer.confirm(runQuestion(prepared));
+    require(run, "the run of workflow '" + manifest.name() + "'", prepared);
+  }
+
+  private static void require(Decision decision, String what, Workflows.Prepared prepared) {
+    switch (decision.outcome()) {
+      case APPROVED -> {}
+      case DECLINED ->
+          throw new ToolException(
+              WorkflowErrors.CONSENT_DECLINED,
+              "The human declined "
+                  + what
+                  + (decision.channel() == null
+                      ? ""
+                      : " (asked through " + decision.channel() + ")")
+                  + ". Nothing ran.");
+      case TIMED_OUT ->
+          throw new ToolException(
+              WorkflowErrors.CONSENT_TIMEOUT,
+              "Nobody answered the confirmation of " + what + " in time (5 minutes). Nothing ran.");
+      case NO_CHANNEL ->
+          throw new ToolException(
+              WorkflowErrors.CONSENT_UNAVAILABLE,
+              "Cortex could not ask a human to confirm "
+                  + what
+                  + ": "
+                  + decision.detail()
+                  + ". Nothing ran. "
+                  + terminalHint(prepared));
+    }
+  }
+
+  /** Where a person can run it instead. */
+  private static String terminalHint(Workflows.Prepared prepared) {
+    StringBuilder command =
+        new StringBuilder("cortex run ").append(shellWord(prepared.loaded().ref().ref()));
+    for (Map.Entry<String, Object> parameter : prepared.parameters().entrySet()) {
+      Object value = parameter.getValue();
+      String text = value instanceof String s ? s : Json.write(value);
+      command.append(" --param ").append(shellWord(parameter.getKey() + "=" + text));
+    }
+    return "A person can run it from a terminal, where it asks on the spot: " + command;
+  }
+
+  static Confirmation runQuestion(Workflows.Prepared prepared) {
+    Sources.Loaded loaded = prepared.loaded();
+    Manifest manifest = loaded.manifest();
+    StringBuilder text =
+        new StringBuilder("An agent asks to run workflow '")
+            .append(oneLine(manifest.name()))
+            .append("' ")
+            .append(oneLine(manifest.version()))
+            .append(".\n\nSource: ")
+            .append(source(loaded.ref()))
+            .append("\nCapabilities: ")
+            .append(capabilities(manifest.capabilities()))
+            .append("\nParameters:");
+    if (prepared.parameters().isEmpty()) {
+      text.append(" none");
+    }
+    for (Map.Entry<String, Object> parameter : prepared.parameters().entrySet()) {
+      text.append("\n  ")
+          .append(parameter.getKey())
+          .append(" = ")
+          .append(value(parameter.getValue()));
+    }
+    text.append("\n\nRun it now?");
+    return new Confirmation(
+        Confirmation.Kind.RUN, "run " + oneLine(manifest.name()), text.toString(), "Run");
+  }
+
+  static Confirmation trustQuestion(Sources.Loaded loaded) {
+    Manifest manifest = loaded.manifest();
+    WorkflowRef ref = loaded.ref();
+    String text =
+        "An agent asks to run a workflow from a Git repository this machine has not trusted at"
+            + " this commit.\n\nRef: "
+            + oneLine(ref.ref())
+            + "\nRepository: "
+            + ref.repository()
+            + "\nFile: "
+            + ref.subpath()
+            + "\nCommit: "
+            + ref.commit()
+            + "\nWorkflow: "
+            + oneLine(manifest.name())
+            + " "
+            + oneLine(manifest.version())
+            + (manifest.description().isEmpty() ? "" : " - " + oneLine(manifest.description()))
+            + "\nCapabilities it declares: "
+            + capabilities(manifest.capabilities())
+            + "\n\nTrusting records your consent in trust.json for this file at this commit"
+            + " only; a new commit or new capabilities will ask again. Each run is still"
+            + " confirmed on its own.\n\nTrust it?";
+    return new Confirmation(
+        Confirmation.Kind.TRUST, "trust " + oneLine(manifest.name()), text, "Trust");
+  }
+
+  private static String source(WorkflowRef ref) {
+    return switch (ref.kind()) {
+      case WorkflowRef.REMOTE -> oneLine(ref.ref()) + " (commit " + ref.commit() + ")";
+      case "library" -> oneLine(ref.ref()) + " (local library)";
+      default -> oneLine(ref.location());
+    };
+  }
+
+  private static String capabilities(List<String> capabilities) {
+    return capabilities.isEmpty() ? "none" : String.join(", ", capabilities);
+  }
+
+  /** A value as JSON on one line, shortened: control characters cannot fake lines. */
+  private static String value(Object value) {
+    String json = Json.write(value);
+    return json.length() > MAX_VALUE_CHARS
+        ? json.substring(0, MAX_VALUE_CHARS) + "… (" + json.length() + " characters)"
+        : json;
+  }
+
+  private static String oneLine(String text) {
+    String line = text.strip().replaceAll("\\s+", " ");
+    return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+  }
+
+  private static String shortCommit(Sources.Loaded loaded) {
+    String commit = loaded.ref().commit();
+    return "commit " + (commit == null ? "?" : commit.substring(0, Math.min(12, commit.length())));
+  }
+
+  private static String shellWord(String word) {
+    return word.matches("[A-Za-z0-9_./:=@+,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
+  }
+}

@@ -1,0 +1,118 @@
+package dev.cortex.workflows.run;
+
+import dev.cortex.workflows.Jq;
+import dev.cortex.workflows.activity.Activity;
+import dev.cortex.workflows.activity.ActivityFailure;
+import dev.cortex.workflows.activity.ActivityInput;
+import dev.cortex.workflows.activity.ActivityResult;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One attempt at a step, wherever it runs (a thread of the embedded engine, a Temporal worker's
+ * activity): the activity under the step's timeout (its thread interrupted when the time is up), an
+ * interruption or an unexpected exception turned into a failure the author can read.
+ */
+public final class Attempt {
+  /** The threads attempts run on when they have a timeout, and for_each items; daemons. */
+  static final ExecutorService THREADS =
+      Executors.newCachedThreadPool(
+          new java.util.concurrent.ThreadFactory() {
+            private final AtomicInteger count = new AtomicInteger();
+
+            @Override
+            public Thread newThread(Runnable runnable) {
+              Thread thread = new Thread(runnable, "cortex-step-" + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            }
+          });
+
+  private Attempt() {}
+
+  /**
+   * Runs {@code activity} once on {@code input}, stopped after the input's timeout if it has one.
+   */
+  public static ActivityResult run(Activity activity, ActivityInput input) throws ActivityFailure {
+    Duration timeout = input.timeout();
+    if (timeout == null) {
+      return guarded(activity, input);
+    }
+    Future<ActivityResult> future = THREADS.submit(() -> guarded(activity, input));
+    try {
+      return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      throw new ActivityFailure(
+          "timeout", "step '" + input.stepId() + "' timed out after " + Describe.duration(timeout));
+    } catch (InterruptedException e) {
+      future.cancel(true);
+      Thread.currentThread().interrupt();
+      throw interrupted(input.stepId());
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ActivityFailure failure) {
+        throw failure;
+      }
+      throw internal(activity, e.getCause());
+    }
+  }
+
+  /** The failure of an attempt whose thread was interrupted (not by its timeout). */
+  public static ActivityFailure interrupted(String stepId) {
+    return new ActivityFailure("interrupted", "step '" + stepId + "' was interrupted", null, false);
+  }
+
+  /** Evaluates an activity's jq expressions over {@code context} (the transform kind's). */
+  public static ActivityInput.Expressions expressions(Jq.Context context) {
+    return new ActivityInput.Expressions() {
+      @Override
+      public JsonNode evaluate(String expression) throws ActivityFailure {
+        try {
+          return context.evaluate(expression);
+        } catch (Jq.JqException e) {
+          throw new ActivityFailure("jq", e.getMessage(), null, false);
+        }
+      }
+
+      @Override
+      public JsonNode evaluate(String expression, JsonNode value) throws ActivityFailure {
+        try {
+          return Jq.evaluate(expression, value);
+        } catch (Jq.JqException e) {
+          throw new ActivityFailure("jq", e.getMessage(), null, false);
+        }
+      }
+    };
+  }
+
+  private static ActivityResult guarded(Activity activity, ActivityInput input)
+      throws ActivityFailure {
+    try {
+      return activity.run(input);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw interrupted(input.stepId());
+    } catch (ActivityFailure failure) {
+      throw failure;
+    } catch (RuntimeException e) {
+      throw internal(activity, e);
+    }
+  }
+
+  private static ActivityFailure internal(Activity activity, Throwable cause) {
+    System.err.println(
+        "cortex: the " + activity.kind().wireName() + " activity failed unexpectedly: " + cause);
+    return new ActivityFailure(
+        "internal",
+        "the " + activity.kind().wireName() + " activity failed unexpectedly; see the server log",
+        null,
+        false);
+  }
+}

@@ -1,0 +1,98 @@
+package dev.cortex.workflows.run;
+
+import dev.cortex.workflows.Step;
+import dev.cortex.workflows.activity.Activities;
+import dev.cortex.workflows.activity.ActivityEnvironment;
+import dev.cortex.workflows.activity.ActivityFailure;
+import dev.cortex.workflows.activity.ActivityInput;
+import dev.cortex.workflows.activity.RunScope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.function.IntConsumer;
+
+/**
+ * How the embedded engine carries out steps: attempts on this thread (or one of {@link
+ * Attempt#THREADS} under a timeout), pauses between them with {@link Thread#sleep}, and for_each
+ * items on pool threads, at most the step's concurrency at once.
+ */
+final class LocalExecutor implements StepRunner.Executor {
+  private final Activities activities;
+  private final ActivityEnvironment environment;
+  private final RunScope scope;
+
+  LocalExecutor(Activities activities, ActivityEnvironment environment, RunScope scope) {
+    this.activities = activities;
+    this.environment = environment;
+    this.scope = scope;
+  }
+
+  @Override
+  public StepRunner.Outcome attempts(StepRunner.Call call) {
+    Step step = call.step();
+    ActivityInput input =
+        new ActivityInput(
+            step.id(),
+            call.with(),
+            call.manifest(),
+            step.timeout(),
+            environment,
+            scope,
+            Attempt.expressions(call.context()));
+    int attempt = 0;
+    while (true) {
+      attempt++;
+      try {
+        return StepRunner.Outcome.succeeded(
+            Attempt.run(activities.forKind(step.kind()), input), attempt);
+      } catch (ActivityFailure failure) {
+        if (!failure.retryable() || attempt >= step.retry().attempts()) {
+          return StepRunner.Outcome.failed(failure, attempt);
+        }
+        try {
+          Thread.sleep(step.retry().backoff().toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return StepRunner.Outcome.failed(failure, attempt);
+        }
+      }
+    }
+  }
+
+  @Override
+  public void fanOut(int count, int concurrency, IntConsumer task) {
+    if (concurrency == 1) {
+      for (int i = 0; i < count; i++) {
+        task.accept(i);
+      }
+      return;
+    }
+    Semaphore slots = new Semaphore(concurrency);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int index = 0; index < count; index++) {
+      int i = index;
+      slots.acquireUninterruptibly();
+      futures.add(
+          Attempt.THREADS.submit(
+              () -> {
+                try {
+                  task.accept(i);
+                } finally {
+                  slots.release();
+                }
+              }));
+    }
+    for (Future<?> future : futures) {
+      try {
+        future.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (ExecutionException e) {
+        // Tasks report failures in their outcomes; nothing escapes them.
+      }
+    }
+  }
+}
