@@ -73,6 +73,10 @@ final class RunConsent {
                   + decision.detail()
                   + ". Nothing ran. "
                   + terminalHint(prepared));
+      default ->
+          throw new ToolException(
+              WorkflowErrors.CONSENT_UNAVAILABLE,
+              "Cortex could not confirm " + what + ". Nothing ran.");
     }
   }
 

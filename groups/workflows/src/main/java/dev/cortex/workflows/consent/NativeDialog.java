@@ -85,6 +85,15 @@ final class NativeDialog implements Channel {
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().clear();
     builder.environment().putAll(environment);
+    // zenity takes its exit codes from ZENITY_* (else DIALOG_*) variables: inherited ones could
+    // turn a cancelled or timed-out dialog into exit 0, an approval. Fix every code here.
+    builder.environment().keySet().removeIf(name -> name.startsWith("DIALOG_"));
+    builder.environment().put("ZENITY_OK", "0");
+    builder.environment().put("ZENITY_CANCEL", "1");
+    builder.environment().put("ZENITY_ESC", "1");
+    builder.environment().put("ZENITY_TIMEOUT", "5");
+    builder.environment().put("ZENITY_ERROR", "255");
+    builder.environment().put("ZENITY_EXTRA", "1");
     builder.environment().put(MESSAGE_VARIABLE, confirmation.message());
     builder.redirectError(ProcessBuilder.Redirect.DISCARD);
     builder.redirectInput(ProcessBuilder.Redirect.PIPE);

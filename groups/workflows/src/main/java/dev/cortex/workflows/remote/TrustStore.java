@@ -102,8 +102,8 @@ public final class TrustStore {
       log.warn("cannot record trust", e);
       throw new ToolException(
           ErrorCodes.UNAVAILABLE,
-          "cannot record the consent in $CORTEX_HOME/trust.json: "
-              + e.getMessage().lines().findFirst().orElse(""));
+          "cannot record the consent in $CORTEX_HOME/trust.json (the server's log says why);"
+              + " nothing ran");
     }
   }
 

@@ -72,6 +72,20 @@ class NativeDialogTest {
   }
 
   @Test
+  void inheritedZenityExitCodes_cannotTurnACancelOrTimeoutIntoApproval() throws Exception {
+    // Like the real zenity: a timed-out dialog exits with $ZENITY_TIMEOUT (else $DIALOG_TIMEOUT),
+    // a cancelled one with $ZENITY_CANCEL (else $DIALOG_CANCEL).
+    Map<String, String> timedOut = zenity("exit ${ZENITY_TIMEOUT:-${DIALOG_TIMEOUT:-5}}");
+    timedOut.put("ZENITY_TIMEOUT", "0");
+    timedOut.put("DIALOG_TIMEOUT", "0");
+    assertThat(answer(new NativeDialog(timedOut, "Linux"))).isNull();
+    Map<String, String> cancelled = zenity("exit ${ZENITY_CANCEL:-${DIALOG_CANCEL:-1}}");
+    cancelled.put("ZENITY_CANCEL", "0");
+    cancelled.put("DIALOG_CANCEL", "0");
+    assertThat(answer(new NativeDialog(cancelled, "Linux"))).isFalse();
+  }
+
+  @Test
   void unavailable_withoutZenity_withoutDisplay_orTurnedOff() throws Exception {
     assertThat(new NativeDialog(env(), "Linux").unavailable())
         .hasValue("zenity, the dialog program, is not installed");
