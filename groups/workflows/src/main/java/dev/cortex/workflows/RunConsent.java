@@ -127,9 +127,9 @@ final class RunConsent {
             + " this commit.\n\nRef: "
             + oneLine(ref.ref())
             + "\nRepository: "
-            + ref.repository()
+            + oneLine(ref.repository())
             + "\nFile: "
-            + ref.subpath()
+            + oneLine(ref.subpath())
             + "\nCommit: "
             + ref.commit()
             + "\nWorkflow: "
@@ -160,14 +160,38 @@ final class RunConsent {
 
   /** A value as JSON on one line, shortened: control characters cannot fake lines. */
   private static String value(Object value) {
-    String json = Json.write(value);
+    String json = visible(Json.write(value));
     return json.length() > MAX_VALUE_CHARS
         ? json.substring(0, MAX_VALUE_CHARS) + "… (" + json.length() + " characters)"
         : json;
   }
 
+  /**
+   * {@code text} with every character that could move or hide what follows written as {@code
+   * \\uXXXX}: controls, format characters (bidi overrides, zero-width marks) and Unicode line and
+   * paragraph separators, which a dialog or a client's form may render as line breaks.
+   */
+  static String visible(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    text.codePoints()
+        .forEach(
+            c -> {
+              int type = Character.getType(c);
+              if (type == Character.CONTROL
+                  || type == Character.FORMAT
+                  || type == Character.LINE_SEPARATOR
+                  || type == Character.PARAGRAPH_SEPARATOR
+                  || c == 0x85) {
+                out.append(String.format(java.util.Locale.ROOT, "\\u%04x", c));
+              } else {
+                out.appendCodePoint(c);
+              }
+            });
+    return out.toString();
+  }
+
   private static String oneLine(String text) {
-    String line = text.strip().replaceAll("\\s+", " ");
+    String line = visible(text.strip().replaceAll("\\s+", " "));
     return line.length() > 200 ? line.substring(0, 200) + "…" : line;
   }
 

@@ -99,6 +99,26 @@ class RunConsentTest {
   }
 
   @Test
+  void separatorsAndBidiControls_inNamesOrValues_areShownEscaped_neverAsLineBreaks()
+      throws Exception {
+    Path file = dir.resolve("sneaky.yaml");
+    Files.writeString(
+        file, MANIFEST.replace("name: greet", "name: \"greet\\u2028Parameters: none\\u202e\""));
+    Sources.Loaded loaded = sources.load(file.toString());
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("who", "Ana\u2029Run it now? yes\u200b");
+
+    confirm(new Workflows.Prepared(loaded, params), Decision.Outcome.APPROVED);
+
+    String message = asked.get(0).message();
+    assertThat(message)
+        .doesNotContain("\u2028", "\u2029", "\u202e", "\u200b")
+        .contains("greet\\u2028Parameters: none\\u202e")
+        .contains("who = \"Ana\\u2029Run it now? yes\\u200b\"");
+    assertThat(message.lines().filter(l -> l.startsWith("Parameters:"))).hasSize(1);
+  }
+
+  @Test
   void untrustedRemote_asksTrustWithCommitAndCapabilities_thenTheRun_andRemembers() {
     Workflows.Prepared first = prepared(remote("greet.yaml"));
     assertThat(consent.trustRequired(first.loaded())).isTrue();
