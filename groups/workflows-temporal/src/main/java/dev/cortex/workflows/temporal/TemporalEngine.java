@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * The Temporal engine, on the side of the process that starts runs: records the run in this home,
@@ -181,24 +180,7 @@ public final class TemporalEngine implements Engine {
     thread.setDaemon(true);
     thread.start();
     String runId = run.runId();
-    return new RunHandle() {
-      @Override
-      public String runId() {
-        return runId;
-      }
-
-      @Override
-      public RunRecord await() throws InterruptedException {
-        try {
-          return done.get();
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException runtime) {
-            throw runtime;
-          }
-          throw new IllegalStateException("following run " + runId + " failed", e);
-        }
-      }
-    };
+    return RunHandle.of(runId, done);
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.cortex.workflows.run;
 
-import dev.cortex.mcp.Json;
 import dev.cortex.workflows.Jq;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.ManifestException;
@@ -8,18 +7,10 @@ import dev.cortex.workflows.ManifestLoader;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.ActivityEnvironment;
-import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The embedded engine: runs a workflow on a thread of this process, one step after another. Each
@@ -29,11 +20,6 @@ import tools.jackson.databind.JsonNode;
  */
 public final class EmbeddedEngine implements Engine {
   public static final String NAME = "embedded";
-
-  private static final DateTimeFormatter ID_TIME =
-      DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-  private static final char[] ID_CHARS = "abcdefghijkmnpqrstuvwxyz23456789".toCharArray();
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final RunStore store;
   private final TraceFiles traces;
@@ -64,36 +50,13 @@ public final class EmbeddedEngine implements Engine {
 
   @Override
   public RunHandle start(RunRequest request, RunListener listener) {
-    Manifest manifest = request.manifest();
-    List<StepRecord> pending = new ArrayList<>();
-    for (Step step : manifest.steps()) {
-      pending.add(StepRecord.pending(step.id(), step.kind().wireName()));
-    }
     String startedAt = clock.instant().toString();
-    JsonNode parameters = Json.tree(request.parameters());
     RunRecord run;
     do {
-      run =
-          new RunRecord(
-              newRunId(clock.instant()),
-              manifest.name(),
-              manifest.version(),
-              request.source(),
-              parameters,
-              RunStatus.RUNNING,
-              NAME,
-              startedAt,
-              null,
-              null,
-              RunCost.ZERO,
-              pending.size(),
-              0,
-              0,
-              pending,
-              null);
+      run = RunRecord.starting(RunIds.next(clock.instant()), request, NAME, startedAt);
     } while (!store.create(run, request.manifestText(), RunStore.Owner.current()));
     traces.write(run);
-    return launch(new Execution(run, manifest, 0), listener);
+    return launch(new Execution(run, request.manifest(), 0), listener);
   }
 
   @Override
@@ -155,32 +118,7 @@ public final class EmbeddedEngine implements Engine {
             });
     String runId = execution.run.runId();
     thread.start();
-    return new RunHandle() {
-      @Override
-      public String runId() {
-        return runId;
-      }
-
-      @Override
-      public RunRecord await() throws InterruptedException {
-        try {
-          return done.get();
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException runtime) {
-            throw runtime;
-          }
-          throw new IllegalStateException("run " + runId + " failed inside the engine", e);
-        }
-      }
-    };
-  }
-
-  static String newRunId(Instant now) {
-    StringBuilder id = new StringBuilder(ID_TIME.format(now)).append('-');
-    for (int i = 0; i < 8; i++) {
-      id.append(ID_CHARS[RANDOM.nextInt(ID_CHARS.length)]);
-    }
-    return id.toString();
+    return RunHandle.of(runId, done);
   }
 
   /** One run in progress: its record as it stands and where it goes next. */
@@ -216,7 +154,7 @@ public final class EmbeddedEngine implements Engine {
           current = step.id();
           StepRecord record = steps.run(step, manifest, context, scope);
           context.put(step.id(), record.output());
-          update(position, record);
+          run = run.withStep(position, record);
           store.saveStep(run, position);
           trace.update(run);
           RunRecord now = run;
@@ -239,24 +177,7 @@ public final class EmbeddedEngine implements Engine {
                 "the engine could not record the run's progress; see the server log");
       }
       long millis = (System.nanoTime() - started) / 1_000_000 + priorMillis;
-      run =
-          new RunRecord(
-              run.runId(),
-              run.workflow(),
-              run.version(),
-              run.source(),
-              run.parameters(),
-              error == null ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-              run.engine(),
-              run.startedAt(),
-              clock.instant().toString(),
-              millis,
-              run.cost(),
-              run.stepsTotal(),
-              run.stepsCompleted(),
-              run.resumes(),
-              run.steps(),
-              error);
+      run = run.ended(clock.instant().toString(), millis, error);
       store.finish(run);
       trace.finish(run);
       RunRecord ended = run;
@@ -271,37 +192,6 @@ public final class EmbeddedEngine implements Engine {
       } catch (RuntimeException e) {
         System.err.println("cortex: a listener of run " + run.runId() + " failed: " + e);
       }
-    }
-
-    private void update(int position, StepRecord record) {
-      List<StepRecord> steps = new ArrayList<>(run.steps());
-      steps.set(position, record);
-      int completed = 0;
-      RunCost cost = RunCost.ZERO;
-      for (StepRecord step : steps) {
-        if (step.status() != StepStatus.PENDING) {
-          completed++;
-        }
-        cost = cost.plus(step.cost());
-      }
-      run =
-          new RunRecord(
-              run.runId(),
-              run.workflow(),
-              run.version(),
-              run.source(),
-              run.parameters(),
-              run.status(),
-              run.engine(),
-              run.startedAt(),
-              null,
-              null,
-              cost,
-              run.stepsTotal(),
-              completed,
-              run.resumes(),
-              steps,
-              null);
     }
   }
 }

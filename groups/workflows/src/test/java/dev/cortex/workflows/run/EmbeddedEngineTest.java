@@ -295,7 +295,7 @@ class EmbeddedEngineTest {
     RunRequest request = request(yaml, Map.of());
     RunRecord begun =
         new RunRecord(
-            EmbeddedEngine.newRunId(Instant.now()),
+            RunIds.next(Instant.now()),
             "resumable",
             "1",
             request.source(),
@@ -391,7 +391,7 @@ class EmbeddedEngineTest {
     Instant now = Instant.parse("2026-11-30T10:00:00Z");
     Set<String> ids = new HashSet<>();
     for (int i = 0; i < 10_000; i++) {
-      ids.add(EmbeddedEngine.newRunId(now));
+      ids.add(RunIds.next(now));
     }
     assertThat(ids).hasSize(10_000);
     String yaml =
