@@ -3,6 +3,8 @@ package dev.cortex.cli;
 import dev.cortex.mcp.Composition;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.mcp.McpAssembly;
+import dev.cortex.mcp.SessionIdentity;
+import dev.cortex.mcp.Sessions;
 import dev.cortex.mcp.StartupException;
 import dev.cortex.mcp.StartupTrace;
 import dev.cortex.mcp.ToolInvoker;
@@ -118,7 +120,13 @@ final class McpCommand implements Callable<Integer> {
             McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES);
     StartupTrace.mark("composed");
     McpAsyncServer server =
-        McpAssembly.build(McpServer.async(transport), composition, invoker, identity, transport);
+        McpAssembly.build(
+            McpServer.async(transport),
+            composition,
+            invoker,
+            identity,
+            new McpAssembly.TransportHooks(transport, transport),
+            sessions());
     StartupTrace.mark("server built");
     Warmup.inBackground(invoker::prepare);
     transport.serve();
@@ -137,8 +145,9 @@ final class McpCommand implements Callable<Integer> {
     HttpServe server =
         HttpServe.start(
             options,
-            provider ->
-                McpAssembly.build(McpServer.async(provider), composition, invoker, identity));
+            (provider, hooks) ->
+                McpAssembly.build(
+                    McpServer.async(provider), composition, invoker, identity, hooks, sessions()));
     io.err()
         .println(
             "cortex: serving MCP at "
@@ -149,6 +158,11 @@ final class McpCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "cortex-http-stop"));
     server.join();
     return CortexCommand.OK;
+  }
+
+  /** The session this server acts for, as the agent server set it in the environment. */
+  private Sessions sessions() {
+    return new Sessions(SessionIdentity.fromEnvironment(io.env()));
   }
 
   private static String instructions(Composition composition) {

@@ -9,6 +9,7 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,28 +44,50 @@ public final class McpAssembly {
   }
 
   /**
+   * What a transport offers the tools beyond moving messages: withdrawing a question the server
+   * asked the client, and telling a call that the client cancelled it.
+   */
+  public record TransportHooks(RequestWithdrawal withdrawal, CallCancellations cancellations) {
+    public static final TransportHooks NONE =
+        new TransportHooks(RequestWithdrawal.NONE, CallCancellations.NONE);
+
+    public TransportHooks {
+      Objects.requireNonNull(withdrawal, "withdrawal");
+      Objects.requireNonNull(cancellations, "cancellations");
+    }
+  }
+
+  /**
    * Completes an SDK server specification (whose transport is already chosen) with this
-   * composition's tools, prompts and resources, and builds it.
+   * composition's tools, prompts and resources, and builds it. Calls run for no session.
    */
   public static McpAsyncServer build(
       McpServer.AsyncSpecification<?> spec,
       Composition composition,
       ToolInvoker invoker,
       ServerIdentity identity) {
-    return build(spec, composition, invoker, identity, RequestWithdrawal.NONE);
+    return build(
+        spec,
+        composition,
+        invoker,
+        identity,
+        TransportHooks.NONE,
+        new Sessions(SessionIdentity.NONE));
   }
 
   /**
    * As {@link #build(McpServer.AsyncSpecification, Composition, ToolInvoker, ServerIdentity)}, with
-   * the transport's way to withdraw a question a tool asked the client and no longer needs.
+   * the transport's hooks and the sessions calls run for.
    */
   public static McpAsyncServer build(
       McpServer.AsyncSpecification<?> spec,
       Composition composition,
       ToolInvoker invoker,
       ServerIdentity identity,
-      RequestWithdrawal withdrawal) {
-    Objects.requireNonNull(withdrawal, "withdrawal");
+      TransportHooks hooks,
+      Sessions sessions) {
+    Objects.requireNonNull(hooks, "hooks");
+    Objects.requireNonNull(sessions, "sessions");
     List<McpServerFeatures.AsyncPromptSpecification> prompts = new ArrayList<>();
     List<McpServerFeatures.AsyncResourceSpecification> resources = new ArrayList<>();
     for (CapabilityGroup group : composition.groups()) {
@@ -85,7 +108,7 @@ public final class McpAssembly {
         .jsonMapper(sdkMapper())
         .jsonSchemaValidator(new InvokerValidates())
         .validateToolInputs(false)
-        .tools(invoker.tools().stream().map(t -> tool(t, invoker, withdrawal)).toList());
+        .tools(invoker.tools().stream().map(t -> tool(t, invoker, hooks, sessions)).toList());
     if (identity.instructions() != null) {
       spec.instructions(identity.instructions());
     }
@@ -99,7 +122,7 @@ public final class McpAssembly {
   }
 
   private static McpServerFeatures.AsyncToolSpecification tool(
-      ToolSpec spec, ToolInvoker invoker, RequestWithdrawal withdrawal) {
+      ToolSpec spec, ToolInvoker invoker, TransportHooks hooks, Sessions sessions) {
     ToolHints h = spec.hints();
     McpSchema.Tool tool =
         McpSchema.Tool.builder()
@@ -121,14 +144,16 @@ public final class McpAssembly {
       return new McpServerFeatures.AsyncToolSpecification(
           tool,
           (exchange, request) ->
-              Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request, withdrawal))
+              Mono.fromCallable(
+                      () -> call(invoker, spec.name(), exchange, request, hooks, sessions))
                   .subscribeOn(Schedulers.boundedElastic()));
     }
     // Quick tools answer on the thread that read the request: no hand-off to another thread.
     return new McpServerFeatures.AsyncToolSpecification(
         tool,
         (exchange, request) ->
-            Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request, withdrawal)));
+            Mono.fromCallable(
+                () -> call(invoker, spec.name(), exchange, request, hooks, sessions)));
   }
 
   private static McpSchema.CallToolResult call(
@@ -136,22 +161,44 @@ public final class McpAssembly {
       String name,
       McpAsyncServerExchange exchange,
       McpSchema.CallToolRequest request,
-      RequestWithdrawal withdrawal) {
+      TransportHooks hooks,
+      Sessions sessions) {
     JsonNode args =
         request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
-    ToolOutcome outcome =
-        invoker.call(
-            name, args, progressSink(exchange, request), ClientElicitor.of(exchange, withdrawal));
+    Object marker = request.meta() == null ? null : request.meta().get(CallCancellations.META_KEY);
+    ToolContext.Caller caller =
+        ToolContext.Caller.of(progressSink(exchange, request))
+            .withElicitor(ClientElicitor.of(exchange, hooks.withdrawal()))
+            .withSession(sessions.identity(), sessions.memory(exchange.sessionId()))
+            .withCancellation(
+                marker instanceof String text ? hooks.cancellations().of(text) : Cancellation.NONE);
+    ToolOutcome outcome = invoker.call(name, args, caller);
     McpSchema.CallToolResult.Builder result =
         McpSchema.CallToolResult.builder()
             .addTextContent(outcome.text())
             .isError(outcome.isError());
-    if (!outcome.isError()) {
+    if (outcome instanceof ToolOutcome.Success success) {
       // Errors travel as text only: clients check structuredContent against the output schema,
       // which describes success, even on results marked isError.
-      result.structuredContent(outcome.body());
+      result.structuredContent(success.body());
+      success.content().forEach(item -> result.addContent(content(item)));
     }
     return result.build();
+  }
+
+  private static McpSchema.Content content(Content item) {
+    Base64.Encoder base64 = Base64.getEncoder();
+    if (item instanceof Content.Image image) {
+      return new McpSchema.ImageContent(
+          null, base64.encodeToString(image.data()), image.mimeType());
+    }
+    if (item instanceof Content.Resource resource) {
+      return new McpSchema.EmbeddedResource(
+          null,
+          new McpSchema.BlobResourceContents(
+              resource.uri(), resource.mimeType(), base64.encodeToString(resource.data())));
+    }
+    return new McpSchema.TextContent(((Content.Text) item).text());
   }
 
   private static ToolContext.ProgressSink progressSink(

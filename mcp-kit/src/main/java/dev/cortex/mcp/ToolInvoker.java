@@ -74,7 +74,7 @@ public final class ToolInvoker {
 
   /** Calls a tool by name. {@code arguments} may be null, meaning {@code {}}. */
   public ToolOutcome call(String name, JsonNode arguments, ToolContext.ProgressSink progress) {
-    return call(name, arguments, progress, Optional.empty());
+    return call(name, arguments, ToolContext.Caller.of(progress));
   }
 
   /**
@@ -86,6 +86,14 @@ public final class ToolInvoker {
       JsonNode arguments,
       ToolContext.ProgressSink progress,
       Optional<Elicitor> elicitor) {
+    return call(name, arguments, ToolContext.Caller.of(progress).withElicitor(elicitor));
+  }
+
+  /**
+   * Calls a tool by name for {@code caller} (its progress sink, elicitation, session and cancel).
+   * {@code arguments} may be null, meaning {@code {}}.
+   */
+  public ToolOutcome call(String name, JsonNode arguments, ToolContext.Caller caller) {
     Entry entry = tools.get(name);
     if (entry == null) {
       return new ToolOutcome.Failure(
@@ -108,16 +116,21 @@ public final class ToolInvoker {
           ErrorCodes.INVALID_ARGUMENT,
           "Invalid arguments for " + name + ": " + String.join("; ", problems) + ".");
     }
-    ToolContext context = new ToolContext(home, clock, progress, elicitor);
+    ToolContext context = new ToolContext(home, clock, caller);
     try {
       Object result = entry.spec.handler().handle(new ToolCall(entry.spec, args, context));
+      List<Content> content = List.of();
+      if (result instanceof ToolResult rich) {
+        result = rich.structured();
+        content = rich.content();
+      }
       JsonNode body = Json.tree(result);
       List<String> outputProblems = checkOutputs ? entry.output.problems(body) : List.of();
       if (!outputProblems.isEmpty()) {
         log.error("{} returned a result outside its output schema: {}", name, outputProblems);
         return internal(name);
       }
-      return new ToolOutcome.Success(body);
+      return new ToolOutcome.Success(body, content);
     } catch (ToolException e) {
       return new ToolOutcome.Failure(e.code(), e.getMessage());
     } catch (RuntimeException | StackOverflowError e) {

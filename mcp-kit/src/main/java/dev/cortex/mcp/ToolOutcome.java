@@ -1,6 +1,7 @@
 package dev.cortex.mcp;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
@@ -17,8 +18,16 @@ public sealed interface ToolOutcome {
 
   boolean isError();
 
-  /** A successful call. */
-  record Success(JsonNode body) implements ToolOutcome {
+  /** A successful call, with any content beyond the structured result. */
+  record Success(JsonNode body, List<Content> content) implements ToolOutcome {
+    public Success {
+      content = List.copyOf(content);
+    }
+
+    public Success(JsonNode body) {
+      this(body, List.of());
+    }
+
     @Override
     public boolean isError() {
       return false;

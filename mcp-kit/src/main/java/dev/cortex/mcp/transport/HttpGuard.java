@@ -39,11 +39,12 @@ final class HttpGuard implements Filter {
   private final boolean loopback;
   private volatile Set<String> hosts = Set.of();
   private volatile Set<String> origins = Set.of();
-  private final HttpCancellation cancellation = new HttpCancellation();
+  private final HttpCancellation cancellation;
 
-  HttpGuard(HttpServe.Options options, boolean loopback) {
+  HttpGuard(HttpServe.Options options, boolean loopback, HttpCancellation cancellation) {
     this.options = options;
     this.loopback = loopback;
+    this.cancellation = cancellation;
   }
 
   /** Completes the allowlists once the real port is known. */
@@ -184,6 +185,13 @@ final class HttpGuard implements Filter {
     } else {
       // The servlet returns once the request is answered (or its answer dropped).
       try (exchange) {
+        if (RequestShape.TOOLS_CALL.equals(message.get("method"))) {
+          Map<String, Object> marked = new LinkedHashMap<>();
+          message.forEach((key, value) -> marked.put(String.valueOf(key), value));
+          marked.put(
+              "params", RequestShape.withCallMarker(message.get("params"), exchange.marker()));
+          body = Json.mapper().writeValueAsBytes(marked);
+        }
         chain.doFilter(new BufferedBody(request, body), exchange.wrap(errors));
       }
     }

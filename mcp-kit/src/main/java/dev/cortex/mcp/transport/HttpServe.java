@@ -1,6 +1,7 @@
 package dev.cortex.mcp.transport;
 
 import dev.cortex.mcp.McpAssembly;
+import dev.cortex.mcp.RequestWithdrawal;
 import dev.cortex.mcp.StartupException;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
@@ -12,7 +13,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -118,13 +119,18 @@ public final class HttpServe {
   }
 
   /**
-   * Starts serving. {@code serverFactory} builds the MCP server on the given transport provider.
+   * Starts serving. {@code serverFactory} builds the MCP server on the given transport provider,
+   * with the transport's hooks (a call's cancellation).
    *
    * @throws StartupException when the options are unsafe or the port cannot be bound
    */
   public static HttpServe start(
       Options options,
-      Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
+      BiFunction<
+              HttpServletStreamableServerTransportProvider,
+              McpAssembly.TransportHooks,
+              McpAsyncServer>
+          serverFactory)
       throws Exception {
     boolean loopback = isLoopback(options.bind());
     if (!loopback && options.token() == null) {
@@ -140,7 +146,10 @@ public final class HttpServe {
             .mcpEndpoint(ENDPOINT)
             .maxRequestSize(options.maxBodyBytes())
             .build();
-    McpAsyncServer mcp = serverFactory.apply(provider);
+    HttpCancellation cancellation = new HttpCancellation();
+    McpAsyncServer mcp =
+        serverFactory.apply(
+            provider, new McpAssembly.TransportHooks(RequestWithdrawal.NONE, cancellation));
 
     QueuedThreadPool threads = new QueuedThreadPool(64, 4);
     threads.setName("cortex-http");
@@ -150,7 +159,7 @@ public final class HttpServe {
     connector.setPort(options.port());
     server.addConnector(connector);
 
-    HttpGuard guard = new HttpGuard(options, loopback);
+    HttpGuard guard = new HttpGuard(options, loopback, cancellation);
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     ServletHolder servlet = new ServletHolder(provider);

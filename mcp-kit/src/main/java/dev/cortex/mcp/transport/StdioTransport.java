@@ -1,5 +1,7 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.CallCancellations;
+import dev.cortex.mcp.Cancellation;
 import dev.cortex.mcp.RequestWithdrawal;
 import dev.cortex.mcp.StartupTrace;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -31,7 +33,8 @@ import reactor.core.publisher.Mono;
  * lines, honours {@code notifications/cancelled} (the cancelled request's response and progress are
  * not written; its work runs on), and returns from {@link #serve()} as soon as the input ends.
  */
-public final class StdioTransport implements McpServerTransportProvider, RequestWithdrawal {
+public final class StdioTransport
+    implements McpServerTransportProvider, RequestWithdrawal, CallCancellations {
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
   /** Default cap on one inbound line, in bytes. */
@@ -103,6 +106,11 @@ public final class StdioTransport implements McpServerTransportProvider, Request
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Override
+  public Cancellation of(String marker) {
+    return requests.cancellationOf(marker);
   }
 
   /** Remembers the id of an outgoing request that carries a withdrawal marker. */
@@ -205,6 +213,14 @@ public final class StdioTransport implements McpServerTransportProvider, Request
       if (initializeSeen) {
         // Before initialize the SDK answers nothing: no point waiting for those at the end.
         requests.start(request.id(), request.method(), progressToken(request.params()));
+        if (RequestShape.TOOLS_CALL.equals(request.method())) {
+          message =
+              new McpSchema.JSONRPCRequest(
+                  request.jsonrpc(),
+                  request.method(),
+                  request.id(),
+                  RequestShape.withCallMarker(request.params(), requests.marker(request.id())));
+        }
       }
     } else if (message instanceof McpSchema.JSONRPCNotification notification
         && InFlightRequests.CANCELLED.equals(notification.method())) {

@@ -32,7 +32,8 @@ class HttpCancellationTest {
     server =
         HttpServe.start(
             new HttpServe.Options("127.0.0.1", 0, null, List.of(), List.of(), 1 << 20),
-            provider -> tool.serve(io.modelcontextprotocol.server.McpServer.async(provider), home));
+            (provider, hooks) ->
+                tool.serve(io.modelcontextprotocol.server.McpServer.async(provider), home, hooks));
     HttpResponse<String> initialized = post(SlowTool.INITIALIZE, null).join();
     session = initialized.headers().firstValue(HttpCancellation.SESSION_HEADER).orElseThrow();
     assertThat(post(SlowTool.INITIALIZED, session).join().statusCode()).isEqualTo(202);
@@ -71,6 +72,7 @@ class HttpCancellationTest {
     assertThat(cancel.statusCode()).isEqualTo(202);
     assertThat(pong.body()).contains("\"id\":3").contains("\"result\"");
     assertThat(tool.finished.getCount()).as("the cancelled call ran to its end").isZero();
+    assertThat(tool.cancelled.getCount()).as("the call was told it was cancelled").isZero();
     assertThat(stream.statusCode()).isEqualTo(200);
     assertThat(stream.body()).contains("\"progressToken\":\"p2\"").contains("\"started\"");
     assertThat(stream.body()).doesNotContain("\"done\"").doesNotContain("\"result\"");
@@ -89,5 +91,6 @@ class HttpCancellationTest {
     assertThat(unknown.statusCode()).isEqualTo(202);
     assertThat(otherSession.statusCode()).isEqualTo(202);
     assertThat(stream.body()).contains("\"id\":2").contains("\"result\"").contains("\"done\"");
+    assertThat(tool.cancelled.getCount()).as("no cancel reached the call").isOne();
   }
 }

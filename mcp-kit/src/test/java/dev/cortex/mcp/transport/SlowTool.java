@@ -5,6 +5,8 @@ import dev.cortex.mcp.Composition;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.McpAssembly;
 import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.SessionIdentity;
+import dev.cortex.mcp.Sessions;
 import dev.cortex.mcp.ToolHints;
 import dev.cortex.mcp.ToolInvoker;
 import dev.cortex.mcp.ToolSpec;
@@ -25,11 +27,13 @@ final class SlowTool {
   final CountDownLatch started = new CountDownLatch(1);
   final CountDownLatch release = new CountDownLatch(1);
   final CountDownLatch finished = new CountDownLatch(1);
+  final CountDownLatch cancelled = new CountDownLatch(1);
 
   ToolSpec spec() {
     return ToolSpec.builder(
             "slow",
             call -> {
+              call.context().cancellation().onCancel(cancelled::countDown);
               call.context().progress().report(1, 2.0, "started");
               started.countDown();
               await(release);
@@ -47,6 +51,12 @@ final class SlowTool {
 
   /** Builds an MCP server serving {@link #spec()} on the given SDK specification. */
   McpAsyncServer serve(McpServer.AsyncSpecification<?> specification, Path home) {
+    return serve(specification, home, McpAssembly.TransportHooks.NONE);
+  }
+
+  /** As {@link #serve(McpServer.AsyncSpecification, Path)}, with the transport's hooks. */
+  McpAsyncServer serve(
+      McpServer.AsyncSpecification<?> specification, Path home, McpAssembly.TransportHooks hooks) {
     ToolSpec tool = spec();
     Composition composition =
         new Composition(
@@ -59,7 +69,9 @@ final class SlowTool {
         specification,
         composition,
         invoker,
-        new McpAssembly.ServerIdentity("test", "Test", "0", null));
+        new McpAssembly.ServerIdentity("test", "Test", "0", null),
+        hooks,
+        new Sessions(SessionIdentity.NONE));
   }
 
   static void await(CountDownLatch latch) {

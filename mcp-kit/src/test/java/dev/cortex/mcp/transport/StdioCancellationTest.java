@@ -71,7 +71,9 @@ class StdioCancellationTest {
     input = new PipedOutputStream();
     PipedInputStream in = new PipedInputStream(input, 1 << 16);
     StdioTransport transport = new StdioTransport(McpAssembly.sdkMapper(), in, output, 1 << 20);
-    server = tool.serve(McpServer.async(transport), home);
+    server =
+        tool.serve(
+            McpServer.async(transport), home, new McpAssembly.TransportHooks(transport, transport));
     serving = new Thread(transport::serve, "stdio-serve");
     serving.start();
     send(SlowTool.INITIALIZE);
@@ -117,6 +119,7 @@ class StdioCancellationTest {
     assertThat(pong.path("id").asInt()).isEqualTo(3);
     assertThat(pong.has("result")).isTrue();
     assertThat(tool.finished.getCount()).as("the cancelled call ran to its end").isZero();
+    assertThat(tool.cancelled.getCount()).as("the call was told it was cancelled").isZero();
     assertThat(rest).as("nothing more about request 2").isEmpty();
   }
 
@@ -138,6 +141,7 @@ class StdioCancellationTest {
     assertThat(answer.path("result").path("structuredContent").path("done").asString())
         .isEqualTo("yes");
     assertThat(rest).as("the cancels themselves are not answered").isEmpty();
+    assertThat(tool.cancelled.getCount()).as("no cancel reached the call").isOne();
   }
 
   @Test

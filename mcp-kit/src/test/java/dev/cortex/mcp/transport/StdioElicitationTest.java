@@ -92,7 +92,8 @@ class StdioElicitationTest {
                 List.of(tool)),
             invoker,
             new McpAssembly.ServerIdentity("test", "Test", "0", null),
-            transport);
+            new McpAssembly.TransportHooks(transport, transport),
+            new dev.cortex.mcp.Sessions(dev.cortex.mcp.SessionIdentity.NONE));
     serving = new Thread(transport::serve, "stdio-serve");
     serving.start();
     send(
