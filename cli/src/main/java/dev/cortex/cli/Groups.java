@@ -2,8 +2,8 @@ package dev.cortex.cli;
 
 import dev.cortex.core.CoreGroup;
 import dev.cortex.evidence.EvidenceGroup;
-import dev.cortex.mcp.CapabilityGroup;
 import dev.cortex.mcp.CortexHome;
+import dev.cortex.mcp.GroupDescriptor;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.storage.Database;
 import dev.cortex.workflows.WorkflowsGroup;
@@ -19,58 +19,38 @@ final class Groups {
     return registry(new Services(io));
   }
 
+  /** The groups of seed 001 whose tools are not served by this version yet. */
+  static final List<GroupDescriptor> PENDING =
+      List.of(
+          GroupDescriptor.of("ext", "cortex-core", "Costs, executions, context and waitpoints."),
+          GroupDescriptor.of(
+              "workers", "cortex-workers", "Team mode: the main session's worker tools."),
+          GroupDescriptor.of(
+              "worker-report", "cortex-worker-report", "Team mode: the worker's report tool."),
+          new GroupDescriptor(
+              "interaction",
+              "cortex-interaction-bridge",
+              "Questions and plan approvals for a human.",
+              "mcp-config-interaction.json"),
+          new GroupDescriptor(
+              "slack", "cortex-slack", "File delivery to Slack.", "mcp-config-slack.json"),
+          new GroupDescriptor(
+              "feishu", "cortex-feishu", "File delivery to Feishu.", "mcp-config-feishu.json"),
+          new GroupDescriptor(
+              "web",
+              "cortex-web",
+              "Files, views, decisions and boards for the web workbench.",
+              "mcp-config-web.json"));
+
   static GroupRegistry registry(Services services) {
     Supplier<Database> database = services.database();
-    return GroupRegistry.builder()
-        .add(CoreGroup.NAME, CoreGroup.SERVER_KEY, CoreGroup::create)
+    GroupRegistry.Builder registry =
+        GroupRegistry.builder().add(CoreGroup.DESCRIPTOR, CoreGroup::create);
+    PENDING.forEach(registry::pending);
+    return registry
+        .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))
         .add(
-            "ext",
-            "cortex-core",
-            () -> pending("ext", "cortex-core", "Costs, executions, context and waitpoints."))
-        .add(
-            "workers",
-            "cortex-workers",
-            () ->
-                pending("workers", "cortex-workers", "Team mode: the main session's worker tools."))
-        .add(
-            "worker-report",
-            "cortex-worker-report",
-            () ->
-                pending(
-                    "worker-report",
-                    "cortex-worker-report",
-                    "Team mode: the worker's report tool."))
-        .add(
-            "interaction",
-            "cortex-interaction-bridge",
-            () ->
-                pending(
-                    "interaction",
-                    "cortex-interaction-bridge",
-                    "Questions and plan approvals for a human."))
-        .add(
-            "web",
-            "cortex-web",
-            () ->
-                pending(
-                    "web",
-                    "cortex-web",
-                    "Files, views, decisions and boards for the web workbench."))
-        .add(
-            "slack",
-            "cortex-slack",
-            () -> pending("slack", "cortex-slack", "File delivery to Slack."))
-        .add(
-            "feishu",
-            "cortex-feishu",
-            () -> pending("feishu", "cortex-feishu", "File delivery to Feishu."))
-        .add(
-            EvidenceGroup.NAME,
-            EvidenceGroup.SERVER_KEY,
-            () -> EvidenceGroup.create(Version.get(), database))
-        .add(
-            WorkflowsGroup.NAME,
-            WorkflowsGroup.SERVER_KEY,
+            WorkflowsGroup.DESCRIPTOR,
             () -> WorkflowsGroup.create(Version.get(), services::workflows, services.consent()))
         .defaults("cortex", EvidenceGroup.NAME, WorkflowsGroup.NAME)
         .build();
@@ -100,11 +80,5 @@ final class Groups {
         return database;
       }
     };
-  }
-
-  /** A group whose tools are not served by this version yet: selectable, with no tools. */
-  private static CapabilityGroup pending(String name, String key, String description) {
-    return CapabilityGroup.ofTools(
-        name, key, description + " (no tools in this version yet)", List.of());
   }
 }

@@ -13,13 +13,13 @@ import java.util.function.Supplier;
  */
 public final class GroupRegistry {
   private final Map<String, Supplier<CapabilityGroup>> groups = new LinkedHashMap<>();
-  private final Map<String, String> serverKeys = new LinkedHashMap<>();
+  private final Map<String, GroupDescriptor> descriptors = new LinkedHashMap<>();
   private final List<String> defaults;
   private final String defaultServerKey;
 
   private GroupRegistry(Builder builder) {
     groups.putAll(builder.groups);
-    serverKeys.putAll(builder.serverKeys);
+    descriptors.putAll(builder.descriptors);
     this.defaults = List.copyOf(builder.defaults);
     this.defaultServerKey = builder.defaultServerKey;
     for (String name : defaults) {
@@ -49,7 +49,18 @@ public final class GroupRegistry {
 
   /** The server key a client configuration uses for a composition led by {@code name}. */
   public String serverKey(String name) {
-    return serverKeys.get(name);
+    GroupDescriptor descriptor = descriptors.get(name);
+    return descriptor == null ? null : descriptor.serverKey();
+  }
+
+  /** Every group's descriptor, in registration order. */
+  public List<GroupDescriptor> descriptors() {
+    return List.copyOf(descriptors.values());
+  }
+
+  /** The descriptor of {@code name}, if it is known. */
+  public Optional<GroupDescriptor> descriptor(String name) {
+    return Optional.ofNullable(descriptors.get(name));
   }
 
   /** Builds the named group, if it is known. */
@@ -59,9 +70,15 @@ public final class GroupRegistry {
       return Optional.empty();
     }
     CapabilityGroup group = supplier.get();
-    if (!group.name().equals(name)) {
+    GroupDescriptor descriptor = descriptors.get(name);
+    if (!group.name().equals(name) || !group.serverKey().equals(descriptor.serverKey())) {
       throw new IllegalStateException(
-          "group registered as " + name + " calls itself " + group.name());
+          "group registered as "
+              + descriptor
+              + " builds "
+              + group.name()
+              + "/"
+              + group.serverKey());
     }
     return Optional.of(group);
   }
@@ -69,18 +86,32 @@ public final class GroupRegistry {
   /** Builder of a {@link GroupRegistry}. */
   public static final class Builder {
     private final Map<String, Supplier<CapabilityGroup>> groups = new LinkedHashMap<>();
-    private final Map<String, String> serverKeys = new LinkedHashMap<>();
+    private final Map<String, GroupDescriptor> descriptors = new LinkedHashMap<>();
     private List<String> defaults = List.of();
     private String defaultServerKey;
 
     private Builder() {}
 
-    public Builder add(String name, String serverKey, Supplier<CapabilityGroup> group) {
-      if (groups.put(name, group) != null) {
-        throw new IllegalArgumentException("group registered twice: " + name);
+    /** Registers a group, built by {@code group} only when it is selected. */
+    public Builder add(GroupDescriptor descriptor, Supplier<CapabilityGroup> group) {
+      if (groups.put(descriptor.name(), group) != null) {
+        throw new IllegalArgumentException("group registered twice: " + descriptor.name());
       }
-      serverKeys.put(name, serverKey);
+      descriptors.put(descriptor.name(), descriptor);
       return this;
+    }
+
+    /** Registers a group whose tools are not served by this version yet: selectable, empty. */
+    public Builder pending(GroupDescriptor descriptor) {
+      return add(
+          descriptor,
+          () ->
+              new GroupDescriptor(
+                      descriptor.name(),
+                      descriptor.serverKey(),
+                      descriptor.description() + " (no tools in this version yet)",
+                      descriptor.configFile())
+                  .group(List.of()));
     }
 
     /** The default composition: its server key and its groups. */

@@ -19,8 +19,7 @@ class CompositionTest {
   static final GroupRegistry REGISTRY =
       GroupRegistry.builder()
           .add(
-              "core",
-              "cortex-core",
+              GroupDescriptor.of("core", "cortex-core", "c"),
               () ->
                   CapabilityGroup.ofTools(
                       "core",
@@ -28,12 +27,10 @@ class CompositionTest {
                       "c",
                       List.of(tool("remote_bash"), tool("current_time"))))
           .add(
-              "ext",
-              "cortex-core",
+              GroupDescriptor.of("ext", "cortex-core", "e"),
               () -> CapabilityGroup.ofTools("ext", "cortex-core", "e", List.of(tool("cost_query"))))
           .add(
-              "web",
-              "cortex-web",
+              GroupDescriptor.of("web", "cortex-web", "w"),
               () -> CapabilityGroup.ofTools("web", "cortex-web", "w", List.of(tool("send_file"))))
           .defaults("cortex", "ext", "web")
           .build();

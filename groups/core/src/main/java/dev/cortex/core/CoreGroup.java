@@ -1,6 +1,7 @@
 package dev.cortex.core;
 
 import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.GroupDescriptor;
 import java.util.List;
 
 /**
@@ -11,13 +12,16 @@ public final class CoreGroup {
   public static final String NAME = "core";
   public static final String SERVER_KEY = "cortex-core";
 
+  public static final GroupDescriptor DESCRIPTOR =
+      new GroupDescriptor(
+          NAME,
+          SERVER_KEY,
+          "Remote machines, the clock, and subagent delegation.",
+          "mcp-config-core.json");
+
   private CoreGroup() {}
 
   public static CapabilityGroup create() {
-    return CapabilityGroup.ofTools(
-        NAME,
-        SERVER_KEY,
-        "Remote machines, the clock, and subagent delegation.",
-        List.of(CurrentTime.spec()));
+    return DESCRIPTOR.group(List.of(CurrentTime.spec()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.cortex.evidence;
 
 import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.GroupDescriptor;
 import dev.cortex.mcp.ToolSpec;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
@@ -17,6 +18,12 @@ public final class EvidenceGroup {
   public static final String NAME = "evidence";
   public static final String SERVER_KEY = "cortex-evidence";
 
+  public static final GroupDescriptor DESCRIPTOR =
+      GroupDescriptor.of(
+          NAME,
+          SERVER_KEY,
+          "Claims, evidence, assumptions and deterministic reviews in a local ledger.");
+
   private EvidenceGroup() {}
 
   /**
@@ -27,11 +34,7 @@ public final class EvidenceGroup {
     List<ToolSpec> tools = new ArrayList<>();
     tools.add(Health.spec(version));
     tools.addAll(new EvidenceTools(new Ledger(database)).specs());
-    return CapabilityGroup.ofTools(
-        NAME,
-        SERVER_KEY,
-        "Claims, evidence, assumptions and deterministic reviews in a local ledger.",
-        tools);
+    return DESCRIPTOR.group(tools);
   }
 
   /** The evidence area's tables and migrations, for whoever opens the shared database. */

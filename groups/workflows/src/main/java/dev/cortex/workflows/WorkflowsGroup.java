@@ -1,6 +1,7 @@
 package dev.cortex.workflows;
 
 import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.GroupDescriptor;
 import dev.cortex.storage.Area;
 import dev.cortex.workflows.consent.ConsentPolicy;
 import dev.cortex.workflows.run.RunStore;
@@ -14,6 +15,13 @@ public final class WorkflowsGroup {
   public static final String NAME = "workflows";
   public static final String SERVER_KEY = "cortex";
 
+  public static final GroupDescriptor DESCRIPTOR =
+      GroupDescriptor.of(
+          NAME,
+          SERVER_KEY,
+          "Saved workflows: preflight, run and inspect them, each run confirmed by a human and"
+              + " traced step by step.");
+
   private WorkflowsGroup() {}
 
   /**
@@ -22,11 +30,7 @@ public final class WorkflowsGroup {
    */
   public static CapabilityGroup create(
       String version, Supplier<Workflows> workflows, ConsentPolicy consent) {
-    return new CapabilityGroup(
-        NAME,
-        SERVER_KEY,
-        "Saved workflows: preflight, run and inspect them, each run confirmed by a human and"
-            + " traced step by step.",
+    return DESCRIPTOR.group(
         new WorkflowTools(workflows, consent).specs(),
         SkillResources.prompts(version),
         SkillResources.resources(version));
