@@ -16,6 +16,9 @@ public final class ErrorCodes {
   /** A dependency of the tool (a daemon, a device, a cluster) cannot be reached. */
   public static final String UNAVAILABLE = "UNAVAILABLE";
 
+  /** The caller cancelled the call before it finished; what was done so far stays done. */
+  public static final String CANCELLED = "CANCELLED";
+
   /** Something failed inside Cortex; details are in the server's log, not in the message. */
   public static final String INTERNAL = "INTERNAL";
 }
