@@ -49,8 +49,14 @@ public final class Hub {
   /** Close code: the device's credential was revoked, or the device removed from the registry. */
   public static final int CLOSE_REVOKED = 4005;
 
-  /** Close code: the hello was missing or malformed. */
+  /** Close code: the hello was missing or malformed, or named another device than the upgrade. */
   public static final int CLOSE_BAD_HELLO = 4006;
+
+  /** Close code: the device is not (or no longer) in the registry, machines.json. */
+  public static final int CLOSE_NOT_REGISTERED = 4007;
+
+  /** Close code: the hub holds as many devices as it may. */
+  public static final int CLOSE_HUB_FULL = 4008;
 
   /** Whether a close code means the device should stop retrying until a person acts. */
   public static boolean isFinal(int closeCode) {

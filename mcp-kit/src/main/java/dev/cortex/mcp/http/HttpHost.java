@@ -94,8 +94,11 @@ public final class HttpHost implements AutoCloseable {
     private final Map<String, ConnectorSpec> connectors = new LinkedHashMap<>();
     private final Map<String, PathMappingsHandler> routes = new LinkedHashMap<>();
     private final List<Customizer> customizers = new ArrayList<>();
+    private final List<Runnable> late = new ArrayList<>();
+    private Server building;
 
-    private record ConnectorSpec(String bind, int port, SslContextFactory.Server tls) {}
+    private record ConnectorSpec(
+        String bind, int port, SslContextFactory.Server tls, Duration idleTimeout) {}
 
     /** Work to do on the server before it starts (e.g. attach a WebSocket container). */
     @FunctionalInterface
@@ -114,7 +117,20 @@ public final class HttpHost implements AutoCloseable {
      */
     public Builder connector(
         String connector, String bind, int port, SslContextFactory.Server tls) {
-      if (connectors.put(connector, new ConnectorSpec(bind, port, tls)) != null) {
+      return connector(connector, bind, port, tls, Duration.ofSeconds(30));
+    }
+
+    /**
+     * Adds a connector whose connections may stay silent for {@code idleTimeout} (long requests
+     * that stream nothing for a while need more than the default 30 s).
+     */
+    public Builder connector(
+        String connector,
+        String bind,
+        int port,
+        SslContextFactory.Server tls,
+        Duration idleTimeout) {
+      if (connectors.put(connector, new ConnectorSpec(bind, port, tls, idleTimeout)) != null) {
         throw new IllegalArgumentException("connector declared twice: " + connector);
       }
       routes.put(connector, new PathMappingsHandler());
@@ -133,6 +149,19 @@ public final class HttpHost implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Mounts the handler {@code factory} builds once the server exists (a WebSocket upgrade handler
+     * needs it) at {@code pathSpec} on {@code connector}.
+     */
+    public Builder route(
+        String connector, String pathSpec, java.util.function.Function<Server, Handler> factory) {
+      if (!routes.containsKey(connector)) {
+        throw new IllegalArgumentException("declare the connector first: " + connector);
+      }
+      late.add(() -> route(connector, pathSpec, factory.apply(building)));
+      return this;
+    }
+
     public Builder customize(Customizer customizer) {
       customizers.add(customizer);
       return this;
@@ -147,6 +176,8 @@ public final class HttpHost implements AutoCloseable {
       QueuedThreadPool threads = new QueuedThreadPool(200, 4);
       threads.setName(name);
       Server server = new Server(threads);
+      building = server;
+      late.forEach(Runnable::run);
       Map<String, ServerConnector> bound = new LinkedHashMap<>();
       connectors.forEach(
           (connector, spec) -> {
@@ -160,6 +191,7 @@ public final class HttpHost implements AutoCloseable {
             jetty.setName(connector);
             jetty.setHost(spec.bind());
             jetty.setPort(spec.port());
+            jetty.setIdleTimeout(spec.idleTimeout().toMillis());
             server.addConnector(jetty);
             bound.put(connector, jetty);
           });

@@ -1,0 +1,112 @@
+package dev.cortex.daemon;
+
+import dev.cortex.mcp.StartupException;
+import dev.cortex.mcp.daemon.DaemonClient;
+import dev.cortex.mcp.http.HttpHost;
+import dev.cortex.mcp.settings.SettingsTable;
+import dev.cortex.mcp.settings.TableValues;
+import dev.cortex.protocol.Hub;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code [server]} table of {@code cortex.toml}: where the agent server listens.
+ *
+ * <pre>
+ * [server]
+ * webhook_port = 3001            # WEBHOOK_PORT
+ * webhook_bind = "127.0.0.1"     # a loopback address: anything else is refused
+ * hub_port = 3002                # CORTEX_CLIENT_PORT
+ * hub_bind = "127.0.0.1"         # CORTEX_CLIENT_BIND; e.g. "0.0.0.0" or a VPN address
+ * hub_keystore = "hub.p12"       # PKCS#12 key and certificate: the hub speaks wss (TLS)
+ * hub_keystore_password_env = "CORTEX_HUB_KEYSTORE_PASSWORD"
+ * shutdown_grace = "10s"         # how long requests in flight may finish on SIGTERM
+ * </pre>
+ *
+ * @param hubKeystore null for plain ws
+ */
+public record ServerSettings(
+    int webhookPort,
+    String webhookBind,
+    int hubPort,
+    String hubBind,
+    Path hubKeystore,
+    String hubKeystorePasswordEnv,
+    java.time.Duration shutdownGrace) {
+
+  public static final String DEFAULT_PASSWORD_ENV = "CORTEX_HUB_KEYSTORE_PASSWORD";
+
+  public static final ServerSettings DEFAULTS =
+      new ServerSettings(
+          DaemonClient.DEFAULT_PORT,
+          "127.0.0.1",
+          Hub.DEFAULT_PORT,
+          "127.0.0.1",
+          null,
+          DEFAULT_PASSWORD_ENV,
+          java.time.Duration.ofSeconds(10));
+
+  public static final SettingsTable<ServerSettings> TABLE =
+      new SettingsTable<>() {
+        @Override
+        public String name() {
+          return "server";
+        }
+
+        @Override
+        public Set<String> keys() {
+          return Set.of(
+              "webhook_port",
+              "webhook_bind",
+              "hub_port",
+              "hub_bind",
+              "hub_keystore",
+              "hub_keystore_password_env",
+              "shutdown_grace");
+        }
+
+        @Override
+        public Map<String, String> variables() {
+          return Map.of(
+              "WEBHOOK_PORT", "webhook_port",
+              "CORTEX_CLIENT_PORT", "hub_port",
+              "CORTEX_CLIENT_BIND", "hub_bind",
+              "CORTEX_HUB_KEYSTORE", "hub_keystore",
+              "CORTEX_WEBHOOK_BIND", "webhook_bind");
+        }
+
+        @Override
+        public ServerSettings read(TableValues values) {
+          String bind = values.string("hub_bind", DEFAULTS.hubBind());
+          try {
+            HttpHost.isLoopback(bind);
+          } catch (StartupException e) {
+            throw values.problem("hub_bind", "cannot resolve '" + bind + "'");
+          }
+          String webhookBind = values.string("webhook_bind", DEFAULTS.webhookBind());
+          boolean loopback;
+          try {
+            loopback = HttpHost.isLoopback(webhookBind);
+          } catch (StartupException e) {
+            throw values.problem("webhook_bind", "cannot resolve '" + webhookBind + "'");
+          }
+          if (!loopback) {
+            throw values.problem(
+                "webhook_bind",
+                "the webhook must listen on a loopback address such as 127.0.0.1, not '"
+                    + webhookBind
+                    + "': MCP servers reach it on this machine only");
+          }
+          String passwordEnv = values.variableName("hub_keystore_password_env");
+          return new ServerSettings(
+              values.port("webhook_port", DEFAULTS.webhookPort()),
+              webhookBind,
+              values.port("hub_port", DEFAULTS.hubPort()),
+              bind,
+              values.readableFile("hub_keystore"),
+              passwordEnv == null ? DEFAULT_PASSWORD_ENV : passwordEnv,
+              values.duration("shutdown_grace", DEFAULTS.shutdownGrace()));
+        }
+      };
+}
