@@ -51,6 +51,50 @@ public final class Processes {
     return running;
   }
 
+  /** A program started to outlive this JVM: its leader's pid (its group's id) and start. */
+  public record Detached(long pid, Instant startedAt) {}
+
+  /**
+   * Starts {@code spec} so that it outlives this JVM, as a background job does: in a session of its
+   * own (where {@code setsid} exists), its output and errors appended to {@code output}, standard
+   * input empty, nothing captured and nothing ended when the JVM exits. End it with {@link
+   * #endGroup} and what this returns. The spec's timeout, capture and stdin are not used.
+   *
+   * @throws IOException when the program, the directory or the output file cannot be used
+   */
+  public static Detached startDetached(ProcessSpec spec, java.nio.file.Path output)
+      throws IOException {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(output, "output");
+    if (spec.directory() != null && !Files.isDirectory(spec.directory())) {
+      throw new IOException("the working directory " + spec.directory() + " does not exist");
+    }
+    List<String> command = new ArrayList<>(spec.command());
+    if (Groups.isolated()) {
+      command.set(0, Executables.resolve(command.get(0), spec.environment(), spec.directory()));
+      command = Groups.isolate(command);
+    }
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().clear();
+    builder.environment().putAll(spec.environment());
+    if (spec.directory() != null) {
+      builder.directory(spec.directory().toFile());
+    }
+    builder.redirectErrorStream(true);
+    builder.redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
+    builder.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
+    Process process = builder.start();
+    Instant started = process.toHandle().info().startInstant().orElseGet(Instant::now);
+    return new Detached(process.pid(), started);
+  }
+
+  private static java.io.File nullDevice() {
+    return new java.io.File(
+        System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("windows")
+            ? "NUL"
+            : "/dev/null");
+  }
+
   /** Whether runs get a process group of their own on this machine. */
   public static boolean groupsSupported() {
     return Groups.isolated();
