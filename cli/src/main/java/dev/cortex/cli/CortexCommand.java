@@ -68,6 +68,11 @@ final class CortexCommand implements Callable<Integer> {
     library.addSubcommand("list", new WorkflowCommands.LibraryList(io));
     line.addSubcommand("workflows", library);
     line.addSubcommand("worker", new WorkerCommand(io));
+    CommandLine server = new CommandLine(new ServerCommand(io));
+    server.addSubcommand("enroll", new ServerCommand.Enroll(io));
+    server.addSubcommand("revoke", new ServerCommand.Revoke(io));
+    line.addSubcommand("server", server);
+    line.addSubcommand("client", new ClientCommand(io));
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));

@@ -1,6 +1,7 @@
 package dev.cortex.cli;
 
 import dev.cortex.core.CoreGroup;
+import dev.cortex.daemon.Daemon;
 import dev.cortex.evidence.EvidenceGroup;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupDescriptor;
@@ -45,7 +46,8 @@ final class Groups {
   static GroupRegistry registry(Services services) {
     Supplier<Database> database = services.database();
     GroupRegistry.Builder registry =
-        GroupRegistry.builder().add(CoreGroup.DESCRIPTOR, CoreGroup::create);
+        GroupRegistry.builder()
+            .add(CoreGroup.DESCRIPTOR, () -> CoreGroup.create(services.home(), services.env()));
     PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))
@@ -75,7 +77,11 @@ final class Groups {
           }
           database =
               new Database(
-                  home, List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()));
+                  home,
+                  List.of(
+                      EvidenceGroup.storageArea(),
+                      WorkflowsGroup.storageArea(),
+                      Daemon.storageArea()));
         }
         return database;
       }

@@ -31,6 +31,14 @@ final class Services {
     return settings;
   }
 
+  dev.cortex.mcp.CortexHome home() {
+    return io.home();
+  }
+
+  java.util.Map<String, String> env() {
+    return io.env();
+  }
+
   Supplier<Database> database() {
     return database;
   }

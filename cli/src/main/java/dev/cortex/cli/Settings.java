@@ -1,5 +1,7 @@
 package dev.cortex.cli;
 
+import dev.cortex.daemon.DeviceSettings;
+import dev.cortex.daemon.ServerSettings;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.settings.CortexToml;
 import dev.cortex.mcp.settings.SettingsTable;
@@ -15,7 +17,8 @@ import java.util.Map;
  */
 record Settings(CortexToml tables) {
   /** Every table this program knows, in the order the documentation lists them. */
-  static final List<SettingsTable<?>> TABLES = List.of(EngineChoice.TABLE, TemporalTable.TABLE);
+  static final List<SettingsTable<?>> TABLES =
+      List.of(EngineChoice.TABLE, TemporalTable.TABLE, ServerSettings.TABLE, DeviceSettings.TABLE);
 
   static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));

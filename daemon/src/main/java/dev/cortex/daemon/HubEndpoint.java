@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * the upgrade authenticated (when it named one) and speaks protocol v1; after it, heartbeats are
  * echoed and output and results go to the commands they belong to.
  */
-final class HubEndpoint implements Session.Listener.AutoDemanding {
+public final class HubEndpoint implements Session.Listener.AutoDemanding {
   private static final Logger log = LoggerFactory.getLogger(HubEndpoint.class);
 
   private final DeviceHub hub;

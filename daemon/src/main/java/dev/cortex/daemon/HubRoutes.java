@@ -73,8 +73,9 @@ final class HubRoutes {
             container -> {
               container.setMaxTextMessageSize(Hub.MAX_MESSAGE_BYTES);
               container.setIdleTimeout(Duration.ofSeconds(60));
+              // The route at Hub.PATH already chose this handler; inside it, any path matches.
               container.addMapping(
-                  Hub.PATH,
+                  "/*",
                   (request, response, callback) -> {
                     String device = request.getHeaders().get(Hub.DEVICE_HEADER);
                     if (device != null && hub.machines().get(device) == null) {

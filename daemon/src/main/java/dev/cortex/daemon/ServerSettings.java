@@ -1,8 +1,6 @@
 package dev.cortex.daemon;
 
-import dev.cortex.mcp.StartupException;
 import dev.cortex.mcp.daemon.DaemonClient;
-import dev.cortex.mcp.http.HttpHost;
 import dev.cortex.mcp.settings.SettingsTable;
 import dev.cortex.mcp.settings.TableValues;
 import dev.cortex.protocol.Hub;
@@ -36,6 +34,14 @@ public record ServerSettings(
     java.time.Duration shutdownGrace) {
 
   public static final String DEFAULT_PASSWORD_ENV = "CORTEX_HUB_KEYSTORE_PASSWORD";
+
+  private static java.net.InetAddress address(TableValues values, String key, String text) {
+    try {
+      return java.net.InetAddress.getByName(text);
+    } catch (java.net.UnknownHostException e) {
+      throw values.problem(key, "cannot resolve '" + text + "'");
+    }
+  }
 
   public static final ServerSettings DEFAULTS =
       new ServerSettings(
@@ -79,19 +85,12 @@ public record ServerSettings(
         @Override
         public ServerSettings read(TableValues values) {
           String bind = values.string("hub_bind", DEFAULTS.hubBind());
-          try {
-            HttpHost.isLoopback(bind);
-          } catch (StartupException e) {
-            throw values.problem("hub_bind", "cannot resolve '" + bind + "'");
+          if (values.has("hub_bind")) {
+            address(values, "hub_bind", bind);
           }
           String webhookBind = values.string("webhook_bind", DEFAULTS.webhookBind());
-          boolean loopback;
-          try {
-            loopback = HttpHost.isLoopback(webhookBind);
-          } catch (StartupException e) {
-            throw values.problem("webhook_bind", "cannot resolve '" + webhookBind + "'");
-          }
-          if (!loopback) {
+          if (values.has("webhook_bind")
+              && !address(values, "webhook_bind", webhookBind).isLoopbackAddress()) {
             throw values.problem(
                 "webhook_bind",
                 "the webhook must listen on a loopback address such as 127.0.0.1, not '"

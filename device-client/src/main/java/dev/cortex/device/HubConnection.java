@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * The device's side of one WebSocket to the hub: says hello, answers heartbeats, hands commands to
  * the runner, and reports how the connection ended.
  */
-final class HubConnection implements Session.Listener.AutoDemanding {
+public final class HubConnection implements Session.Listener.AutoDemanding {
   private static final Logger log = LoggerFactory.getLogger(HubConnection.class);
 
   /** How a connection ended: the close code and reason, and whether the hub ever welcomed it. */

@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
  * @param name the group's name as used by {@code --bundles}, e.g. {@code core}
  * @param serverKey the key a client configuration uses for a server led by this group, e.g. {@code
  *     cortex-core}
+ * @param leadNote text appended to the description of the first of its tools that a composition
+ *     serves (e.g. the remote tools' device catalogue), or null
  */
 public record CapabilityGroup(
     String name,
@@ -19,7 +21,29 @@ public record CapabilityGroup(
     String description,
     List<ToolSpec> tools,
     List<PromptSpec> prompts,
-    List<ResourceSpec> resources) {
+    List<ResourceSpec> resources,
+    LeadNote leadNote) {
+
+  /**
+   * Text for the first served tool among {@code tools}: once in a tool list, where an agent reads
+   * it before calling any of them.
+   */
+  public record LeadNote(java.util.Set<String> tools, String text) {
+    public LeadNote {
+      tools = java.util.Set.copyOf(tools);
+      Objects.requireNonNull(text, "text");
+    }
+  }
+
+  public CapabilityGroup(
+      String name,
+      String serverKey,
+      String description,
+      List<ToolSpec> tools,
+      List<PromptSpec> prompts,
+      List<ResourceSpec> resources) {
+    this(name, serverKey, description, tools, prompts, resources, null);
+  }
 
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -39,6 +63,11 @@ public record CapabilityGroup(
         throw new IllegalArgumentException("group " + name + " declares " + tool.name() + " twice");
       }
     }
+  }
+
+  /** This group with {@code note} for the first of its served tools among the note's tools. */
+  public CapabilityGroup withLeadNote(LeadNote note) {
+    return new CapabilityGroup(name, serverKey, description, tools, prompts, resources, note);
   }
 
   /** A group that serves tools only. */

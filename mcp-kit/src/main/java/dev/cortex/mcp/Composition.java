@@ -80,7 +80,26 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
               + ".");
     }
     List<ToolSpec> all = groups.stream().flatMap(g -> g.tools().stream()).toList();
-    return new Composition(groups, filter(all, allowlistEnv, seen));
+    return new Composition(groups, withLeadNotes(groups, filter(all, allowlistEnv, seen)));
+  }
+
+  /** Appends each group's lead note to the first served tool it names. */
+  private static List<ToolSpec> withLeadNotes(List<CapabilityGroup> groups, List<ToolSpec> tools) {
+    List<ToolSpec> noted = new ArrayList<>(tools);
+    for (CapabilityGroup group : groups) {
+      CapabilityGroup.LeadNote note = group.leadNote();
+      if (note == null) {
+        continue;
+      }
+      for (int i = 0; i < noted.size(); i++) {
+        ToolSpec tool = noted.get(i);
+        if (note.tools().contains(tool.name()) && group.tools().contains(tool)) {
+          noted.set(i, tool.withDescription(tool.description() + "\n\n" + note.text()));
+          break;
+        }
+      }
+    }
+    return noted;
   }
 
   private static List<ToolSpec> filter(

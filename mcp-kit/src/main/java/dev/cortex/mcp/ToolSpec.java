@@ -52,6 +52,21 @@ public record ToolSpec(
     }
   }
 
+  /** This tool with another description (e.g. with a catalogue appended). */
+  public ToolSpec withDescription(String text) {
+    return new ToolSpec(
+        name,
+        title,
+        text,
+        inputSchema,
+        outputSchema,
+        hints,
+        spillLimit,
+        blocking,
+        warmUpArguments,
+        handler);
+  }
+
   /** Starts a builder with the required parts first. */
   public static Builder builder(String name, ToolHandler handler) {
     return new Builder(name, handler);

@@ -1,12 +1,16 @@
 package dev.cortex.core;
 
 import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupDescriptor;
+import dev.cortex.protocol.Machines;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code core} group: remote machine operations, the clock and subagent delegation. Loaded by
- * every session with a non-empty composition, subagents included.
+ * every session with a non-empty composition, subagents included. The remote tools reach devices
+ * through the agent server's webhook.
  */
 public final class CoreGroup {
   public static final String NAME = "core";
@@ -21,7 +25,25 @@ public final class CoreGroup {
 
   private CoreGroup() {}
 
-  public static CapabilityGroup create() {
-    return DESCRIPTOR.group(List.of(CurrentTime.spec()));
+  /**
+   * The group for a server whose home is {@code home} and whose environment (webhook port and
+   * token) is {@code env}.
+   */
+  public static CapabilityGroup create(CortexHome home, Map<String, String> env) {
+    Remote remote = new Remote(home, env);
+    RemoteWrite write = new RemoteWrite(remote);
+    RemoteSearch search = new RemoteSearch(remote);
+    return DESCRIPTOR
+        .group(
+            List.of(
+                new RemoteBash(remote).spec(),
+                new RemoteRead(remote).spec(),
+                write.write(),
+                write.edit(),
+                search.glob(),
+                search.grep(),
+                new RemoteJob(remote).spec(),
+                CurrentTime.spec()))
+        .withLeadNote(DeviceCatalogue.note(home.root().resolve(Machines.FILE)));
   }
 }

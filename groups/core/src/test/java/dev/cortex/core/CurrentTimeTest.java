@@ -21,7 +21,10 @@ class CurrentTimeTest {
     Clock clock = Clock.fixed(SUMMER_NOON_UTC, ZoneId.of(zoneOfServer));
     ToolInvoker invoker =
         new ToolInvoker(
-            CoreGroup.create().tools(),
+            CoreGroup.create(
+                    new CortexHome(Path.of("/nonexistent"), Path.of("/nonexistent/data")),
+                    java.util.Map.of())
+                .tools(),
             new CortexHome(Path.of("/nonexistent"), Path.of("/nonexistent/data")),
             clock);
     ToolOutcome outcome =

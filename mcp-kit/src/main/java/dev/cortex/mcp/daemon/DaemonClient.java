@@ -77,10 +77,12 @@ public final class DaemonClient {
             return thread;
           });
 
+  /** One HTTP client per process: its threads and connections serve every call. */
+  private static volatile HttpClient shared;
+
   private final String host;
   private final int port;
   private final Secret token;
-  private volatile HttpClient http;
 
   /** A client of the webhook on {@code 127.0.0.1:port} with {@code token} (null: none found). */
   public DaemonClient(int port, String token) {
@@ -198,19 +200,19 @@ public final class DaemonClient {
     return limit.compareTo(INFRASTRUCTURE_DEADLINE) > 0 ? INFRASTRUCTURE_DEADLINE : limit;
   }
 
-  private HttpClient client() {
-    HttpClient built = http;
+  private static HttpClient client() {
+    HttpClient built = shared;
     if (built == null) {
-      synchronized (this) {
-        if (http == null) {
-          http =
+      synchronized (DaemonClient.class) {
+        if (shared == null) {
+          shared =
               HttpClient.newBuilder()
                   .version(HttpClient.Version.HTTP_1_1)
                   .connectTimeout(Duration.ofSeconds(5))
                   .followRedirects(HttpClient.Redirect.NEVER)
                   .build();
         }
-        built = http;
+        built = shared;
       }
     }
     return built;

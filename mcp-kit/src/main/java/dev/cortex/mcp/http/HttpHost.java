@@ -19,6 +19,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
 import org.eclipse.jetty.util.Callback;
@@ -231,18 +232,28 @@ public final class HttpHost implements AutoCloseable {
   }
 
   /** Routes a request among the routes of the connector it arrived on; else 404. */
-  private static final class ByConnector extends Handler.Abstract {
-    private final Map<String, PathMappingsHandler> routes;
+  private static final class ByConnector extends Handler.AbstractContainer {
+    private final Map<String, ContextHandler> routes = new LinkedHashMap<>();
 
-    ByConnector(Map<String, PathMappingsHandler> routes) {
-      this.routes = Map.copyOf(routes);
-      this.routes.values().forEach(this::addBean);
+    ByConnector(Map<String, PathMappingsHandler> mappings) {
+      mappings.forEach(
+          (connector, paths) -> {
+            ContextHandler context = new ContextHandler("/");
+            context.setHandler(paths);
+            routes.put(connector, context);
+            addBean(context);
+          });
+    }
+
+    @Override
+    public List<Handler> getHandlers() {
+      return List.copyOf(routes.values());
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
       Connector connector = request.getConnectionMetaData().getConnector();
-      PathMappingsHandler mappings = connector == null ? null : routes.get(connector.getName());
+      ContextHandler mappings = connector == null ? null : routes.get(connector.getName());
       if (mappings != null && mappings.handle(request, response, callback)) {
         return true;
       }
