@@ -61,6 +61,15 @@ final class ClientCommand implements Callable<Integer> {
   Path ca;
 
   @Option(
+      names = "--grep-engine",
+      paramLabel = "ENGINE",
+      defaultValue = "auto",
+      description =
+          "auto (ripgrep when it is on the PATH, else the built-in search), ripgrep or java"
+              + " (default: ${DEFAULT-VALUE}).")
+  String grepEngine;
+
+  @Option(
       names = "--workdir",
       paramLabel = "DIR",
       description = "Where commands start and relative searches begin (default: your home folder).")
@@ -102,6 +111,9 @@ final class ClientCommand implements Callable<Integer> {
     if (!Files.isDirectory(work)) {
       return ServerCommand.usage(io, "--workdir: " + work + " is not a directory");
     }
+    if (!java.util.List.of("auto", "ripgrep", "java").contains(grepEngine)) {
+      return ServerCommand.usage(io, "--grep-engine must be auto, ripgrep or java");
+    }
     CortexHome home = io.home();
     Map<String, String> environment = new HashMap<>(io.env());
     String shared = environment.remove("CORTEX_CLIENT_TOKEN");
@@ -121,6 +133,7 @@ final class ClientCommand implements Callable<Integer> {
                 environment,
                 Version.get(),
                 CAPTURE_BYTES,
+                grepEngine,
                 Clock.systemUTC()));
     Runtime.getRuntime().addShutdownHook(new Thread(client::close, "cortex-client-stop"));
     io.err().println("cortex client " + Version.get() + ": connecting to " + hub + " as " + name);

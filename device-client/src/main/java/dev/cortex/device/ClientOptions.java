@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param trustCertificate a PEM certificate (or CA) to trust for wss, or null for the system's
  * @param agentsHome the device's {@code $CORTEX_HOME/AGENTS.md}
  * @param captureBytes output kept of one foreground command (head and tail)
+ * @param grepEngine {@code auto}, {@code ripgrep} or {@code java}
  */
 public record ClientOptions(
     URI hub,
@@ -31,6 +32,7 @@ public record ClientOptions(
     Map<String, String> environment,
     String version,
     int captureBytes,
+    String grepEngine,
     Clock clock) {
   public ClientOptions {
     Objects.requireNonNull(hub, "hub");

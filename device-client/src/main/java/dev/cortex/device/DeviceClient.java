@@ -77,8 +77,19 @@ public final class DeviceClient implements AutoCloseable {
             });
   }
 
-  /** The {@code rg} on the device's PATH, if it runs. */
+  /** The {@code rg} to search with: on the device's PATH, unless the options say java. */
   private static String ripgrep(ClientOptions options) {
+    if ("java".equals(options.grepEngine())) {
+      return null;
+    }
+    String found = onPath(options);
+    if (found == null && "ripgrep".equals(options.grepEngine())) {
+      throw new IllegalArgumentException("--grep-engine ripgrep: no rg on the PATH");
+    }
+    return found;
+  }
+
+  private static String onPath(ClientOptions options) {
     String path = options.environment().getOrDefault("PATH", "");
     for (String dir : path.split(java.io.File.pathSeparator)) {
       if (dir.isEmpty()) {

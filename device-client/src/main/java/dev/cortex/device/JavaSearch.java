@@ -23,9 +23,9 @@ import java.util.regex.PatternSyntaxException;
 /**
  * The search of devices without ripgrep, in ripgrep's modes and output formats: {@code path} per
  * file, {@code path:count}, or {@code path:line:text} for matches and {@code path-line-text} for
- * context, with {@code --} between groups that are not adjacent. Hidden files, binary files and
- * version-control and dependency folders are passed over; the regular expressions are Java's, which
- * agree with ripgrep's for everyday patterns.
+ * context, with {@code --} between context groups that are not adjacent. Hidden files, binary files
+ * and version-control and dependency folders are passed over; the regular expressions are Java's,
+ * which agree with ripgrep's for everyday patterns.
  */
 final class JavaSearch {
   /** Files larger than this are passed over. */
@@ -248,7 +248,7 @@ final class JavaSearch {
     List<String> out = new ArrayList<>();
     int previous = -2;
     for (int line : shown) {
-      if (previous >= 0 && line > previous + 1) {
+      if ((before > 0 || after > 0) && previous >= 0 && line > previous + 1) {
         out.add("--");
       }
       char separator = matched.contains(line) ? ':' : '-';

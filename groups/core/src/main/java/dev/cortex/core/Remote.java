@@ -42,7 +42,7 @@ final class Remote {
     return Schema.pattern(
         "Name of the device to act on, as registered in machines.json (see the device list in"
             + " remote_bash's description).",
-        Machines.NAME.pattern());
+        "^" + Machines.NAME.pattern() + "$");
   }
 
   /**
