@@ -136,14 +136,26 @@ final class AgentServer implements AutoCloseable {
     return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Stops the server with SIGTERM and returns its exit code. */
+  /**
+   * Stops the server with SIGTERM and returns its exit code (143, as for any JVM that a SIGTERM
+   * ended, once its shutdown completed).
+   */
   int stop() throws InterruptedException {
-    process.destroy();
+    // Through the handle: Process.destroy would also close the pipes and lose the log's end.
+    process.toHandle().destroy();
     assertThat(process.waitFor(LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
         .as("server stopped; stderr: %s", stderr)
         .isTrue();
+    // The log ends with the process; wait until all of it has been read.
+    await(() -> stderr.toString().contains("agent server stopped") || pumped(), "the server's log");
     return process.exitValue();
   }
+
+  private boolean pumped() {
+    return PUMPS.getOrDefault(process, Thread.currentThread()).getState() == Thread.State.TERMINATED;
+  }
+
+  private static final Map<Process, Thread> PUMPS = new java.util.concurrent.ConcurrentHashMap<>();
 
   @Override
   public void close() {
@@ -163,15 +175,19 @@ final class AgentServer implements AutoCloseable {
     Thread pump =
         new Thread(
             () -> {
-              try {
-                stderr.append(
-                    new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+              try (var reader =
+                  new java.io.BufferedReader(
+                      new java.io.InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                  stderr.append(line).append('\n');
+                }
               } catch (IOException ignored) {
                 // the process went away
               }
             });
     pump.setDaemon(true);
     pump.start();
+    PUMPS.put(process, pump);
     return process;
   }
 
