@@ -152,7 +152,8 @@ final class AgentServer implements AutoCloseable {
   }
 
   private boolean pumped() {
-    return PUMPS.getOrDefault(process, Thread.currentThread()).getState() == Thread.State.TERMINATED;
+    return PUMPS.getOrDefault(process, Thread.currentThread()).getState()
+        == Thread.State.TERMINATED;
   }
 
   private static final Map<Process, Thread> PUMPS = new java.util.concurrent.ConcurrentHashMap<>();
@@ -177,7 +178,8 @@ final class AgentServer implements AutoCloseable {
             () -> {
               try (var reader =
                   new java.io.BufferedReader(
-                      new java.io.InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                      new java.io.InputStreamReader(
+                          process.getErrorStream(), StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                   stderr.append(line).append('\n');
                 }

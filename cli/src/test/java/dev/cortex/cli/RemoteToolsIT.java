@@ -150,6 +150,42 @@ class RemoteToolsIT {
   }
 
   @Test
+  void remoteBash_cancelledByTheClient_endsTheCommandsWholeProcessGroup() throws Exception {
+    Path leader = files.resolve("cancel-leader");
+    Path child = files.resolve("cancel-child");
+    Map<String, String> env = new HashMap<>(CortexProcess.env(serverHome));
+    env.put("CORTEX_MCP_BUNDLES", "core");
+    try (RawMcp raw = new RawMcp(env, "{}", List.of())) {
+      raw.call(
+          7,
+          "remote_bash",
+          "{\"device\":\"box1\",\"command\":\"sleep 301 & echo $! > "
+              + child
+              + "; echo $$ > "
+              + leader
+              + "; sleep 300\"}");
+      AgentServer.await(
+          () -> Files.isRegularFile(leader) && Files.isRegularFile(child), "the command to start");
+      long leaderPid = Long.parseLong(Files.readString(leader).strip());
+      long childPid = Long.parseLong(Files.readString(child).strip());
+
+      raw.send(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7,\"reason\":\"user pressed stop\"}}");
+
+      AgentServer.await(
+          () ->
+              !ProcessHandle.of(leaderPid).map(ProcessHandle::isAlive).orElse(false)
+                  && !ProcessHandle.of(childPid).map(ProcessHandle::isAlive).orElse(false),
+          "the command and its child to end");
+      raw.call(8, "current_time", "{}");
+      JsonNode next = raw.next();
+      assertThat(next.path("id").asInt())
+          .as("no answer to the cancelled call: %s", next)
+          .isEqualTo(8);
+    }
+  }
+
+  @Test
   void remoteBash_hugeOutput_isSpilledWithAPreview() throws Exception {
     Outcome result = bash("box1", "seq 1 20000");
 
