@@ -74,7 +74,13 @@ final class StdioClient implements AutoCloseable {
 
   /** Spawns the server; {@link #spawnNanos()} is taken just before the process is created. */
   static StdioClient spawn(Server server) throws IOException {
+    return spawn(server, Map.of());
+  }
+
+  /** As {@link #spawn(Server)}, with {@code env} added to this process's environment. */
+  static StdioClient spawn(Server server, Map<String, String> env) throws IOException {
     ProcessBuilder builder = new ProcessBuilder(server.command());
+    builder.environment().putAll(env);
     long start = System.nanoTime();
     Process process = builder.start();
     StdioClient client = new StdioClient(server.name(), process, start);
