@@ -71,8 +71,16 @@ final class AgentServer implements AutoCloseable {
     return Files.readString(home.resolve("config").resolve("webhook-token")).strip();
   }
 
+  /** The hub's URL: wss when the server was given a keystore. */
   String hubUrl() {
-    return "ws://127.0.0.1:" + hubPort;
+    boolean tls;
+    try {
+      Path toml = home.resolve("config").resolve("cortex.toml");
+      tls = Files.isRegularFile(toml) && Files.readString(toml).contains("hub_keystore");
+    } catch (IOException e) {
+      tls = false;
+    }
+    return (tls ? "wss" : "ws") + "://127.0.0.1:" + hubPort;
   }
 
   /** Issues an enrolment code for {@code device}. */

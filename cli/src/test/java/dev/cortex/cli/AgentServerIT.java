@@ -390,6 +390,85 @@ class AgentServerIT {
   }
 
   @Test
+  void hubWithTls_devicesEnrolAndConnectOverWss(@TempDir Path keys) throws Exception {
+    Path store = keys.resolve("hub.p12");
+    Path cert = keys.resolve("hub.pem");
+    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+    assertThat(
+            new ProcessBuilder(
+                    keytool,
+                    "-genkeypair",
+                    "-alias",
+                    "hub",
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-dname",
+                    "CN=localhost",
+                    "-ext",
+                    "SAN=ip:127.0.0.1,dns:localhost",
+                    "-validity",
+                    "2",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    store.toString(),
+                    "-storepass",
+                    "hub-secret")
+                .inheritIO()
+                .start()
+                .waitFor())
+        .isZero();
+    assertThat(
+            new ProcessBuilder(
+                    keytool,
+                    "-exportcert",
+                    "-rfc",
+                    "-alias",
+                    "hub",
+                    "-keystore",
+                    store.toString(),
+                    "-storepass",
+                    "hub-secret",
+                    "-file",
+                    cert.toString())
+                .inheritIO()
+                .start()
+                .waitFor())
+        .isZero();
+    Files.createDirectories(home.resolve("config"));
+    Files.writeString(
+        home.resolve("config/cortex.toml"), "[server]\nhub_keystore = \"" + store + "\"\n");
+
+    try (AgentServer server =
+        server(Map.of("CORTEX_HUB_KEYSTORE_PASSWORD", "hub-secret")).start()) {
+      AgentServer.Device device =
+          AgentServer.Device.start(
+              server,
+              "box1",
+              deviceHome,
+              Map.of(),
+              "--enroll",
+              server.enrol("box1"),
+              "--ca",
+              cert.toString());
+      server.awaitOnline("box1", true);
+      assertThat(server.hubUrl()).startsWith("wss://");
+      java.util.concurrent.CompletableFuture<WebSocket> plain =
+          HttpClient.newHttpClient()
+              .newWebSocketBuilder()
+              .buildAsync(
+                  URI.create("ws://127.0.0.1:" + server.hubPort + "/hub"),
+                  new WebSocket.Listener() {});
+      assertThat(plain)
+          .as("plain ws to the TLS port")
+          .failsWithin(java.time.Duration.ofSeconds(30));
+      device.close();
+    }
+  }
+
+  @Test
   void toolsWithoutADaemon_sayThatCortexServerIsNotRunning() throws Exception {
     Map<String, String> env = new java.util.HashMap<>(CortexProcess.env(home));
     env.put("WEBHOOK_PORT", Integer.toString(freePort()));
