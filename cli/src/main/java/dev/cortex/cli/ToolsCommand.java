@@ -163,8 +163,29 @@ final class ToolsCommand implements Callable<Integer> {
       return code;
     }
 
+    private static String describe(dev.cortex.mcp.Content item) {
+      if (item instanceof dev.cortex.mcp.Content.Image image) {
+        return image.mimeType() + " image content (" + image.data().length + " bytes)";
+      }
+      if (item instanceof dev.cortex.mcp.Content.Resource resource) {
+        return "an embedded resource "
+            + resource.uri()
+            + " ("
+            + resource.mimeType()
+            + ", "
+            + resource.data().length
+            + " bytes)";
+      }
+      return "text content: " + ((dev.cortex.mcp.Content.Text) item).text();
+    }
+
     private int report(ToolOutcome outcome) {
       io.out().println(Json.writePretty(outcome.body()));
+      if (outcome instanceof ToolOutcome.Success success) {
+        for (dev.cortex.mcp.Content item : success.content()) {
+          io.err().println("cortex: the result also carries " + describe(item));
+        }
+      }
       if (outcome instanceof ToolOutcome.Failure failure) {
         io.err().println("cortex: " + failure.code() + ": " + failure.message());
         return CortexCommand.FAILED;

@@ -469,6 +469,65 @@ class AgentServerIT {
   }
 
   @Test
+  void detach_startsTheServerInTheBackground_withItsLog() throws Exception {
+    Files.writeString(home.resolve("machines.json"), MACHINES);
+    Map<String, String> env = CortexProcess.env(home);
+    CortexProcess.Finished run =
+        CortexProcess.run(env, "server", "--detach", "--webhook-port=0", "--hub-port=0");
+
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    JsonNode self = ToolContract.JSON.readTree(Files.readString(home.resolve("data/server.json")));
+    long pid = self.path("pid").asLong();
+    assertThat(run.stderr()).contains("started in the background (pid " + pid + ")");
+    try {
+      HttpResponse<String> health =
+          AgentServer.HTTP.send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:" + self.path("webhook_port").asInt() + "/health"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).isEqualTo(200);
+      assertThat(Files.readString(home.resolve("logs/server.log")))
+          .contains("agent server")
+          .contains("up:");
+    } finally {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+      AgentServer.await(
+          () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true),
+          "the detached server to stop");
+    }
+  }
+
+  @Test
+  void machinesJson_editedWhileRunning_takesEffect() throws Exception {
+    String shared = "shared-token-0123456789";
+    try (AgentServer server =
+        new AgentServer(home, Map.of("CORTEX_CLIENT_TOKEN", shared))
+            .machines("{\"machines\": {\"box1\": {}}}")
+            .start()) {
+      server.connect("box1", deviceHome, Map.of("CORTEX_CLIENT_TOKEN", shared));
+      AgentServer.Device box2 =
+          AgentServer.Device.start(
+              server, "box2", otherHome, Map.of("CORTEX_CLIENT_TOKEN", shared));
+      AgentServer.await(() -> box2.stderr.toString().contains("HTTP 403"), "box2 to be refused");
+
+      Files.writeString(
+          home.resolve("machines.json"), "{\"machines\": {\"box2\": {\"platform\": \"linux\"}}}");
+
+      server.awaitOnline("box2", true);
+      server.awaitOnline("box1", false);
+      Files.writeString(
+          home.resolve("machines.json"), "{\"machines\": {\"box2\": {\"colour\": 1}}}");
+      AgentServer.await(
+          () -> server.stderr.toString().contains("unknown key 'colour'"),
+          "the bad edit to be reported");
+      assertThat(server.online("box2")).as("the last good registry stays in force").isTrue();
+      box2.close();
+    }
+  }
+
+  @Test
   void toolsWithoutADaemon_sayThatCortexServerIsNotRunning() throws Exception {
     Map<String, String> env = new java.util.HashMap<>(CortexProcess.env(home));
     env.put("WEBHOOK_PORT", Integer.toString(freePort()));

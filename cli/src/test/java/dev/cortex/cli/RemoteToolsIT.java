@@ -200,6 +200,21 @@ class RemoteToolsIT {
   }
 
   @Test
+  void remoteBash_outputBeyondTheDevicesCapture_keepsItsStartAndEnd() throws Exception {
+    Outcome result =
+        bash(
+            "box2",
+            "printf 'first\\n'; head -c 6000000 /dev/zero | tr '\\0' a; printf '\\nlast\\n'");
+
+    assertThat(result.structured().path("cut_on_device").asBoolean()).isTrue();
+    assertThat(result.structured().path("output_bytes").asLong()).isEqualTo(6_000_012L);
+    String saved =
+        Files.readString(Path.of(result.structured().path("output").path("saved_to").asString()));
+    assertThat(saved).startsWith("first\naaa").endsWith("aaa\nlast\n").contains("bytes omitted");
+    assertThat(saved.length()).isLessThan(4_300_000);
+  }
+
+  @Test
   void remoteBash_background_jobKeepsItsOutputAndExitCode() {
     Outcome started =
         call(

@@ -210,7 +210,7 @@ class StdioProtocolIT {
     Map<String, String> env = env();
     env.put("CORTEX_MCP_BUNDLES", "[\"cortex-core\"]");
 
-    assertThat(toolNames(env)).containsExactly("current_time");
+    assertThat(toolNames(env)).containsExactlyElementsOf(CORE_TOOLS);
   }
 
   @Test
@@ -224,12 +224,24 @@ class StdioProtocolIT {
         .doesNotHaveDuplicates();
   }
 
+  /** The tools of the core group, in their order. */
+  static final java.util.List<String> CORE_TOOLS =
+      List.of(
+          "remote_bash",
+          "remote_read",
+          "remote_write",
+          "remote_edit",
+          "remote_glob",
+          "remote_grep",
+          "remote_job",
+          "current_time");
+
   @Test
   void bundlesFlag_winsOverEnvironment() throws Exception {
     Map<String, String> env = env();
     env.put("CORTEX_MCP_BUNDLES", "evidence");
 
-    assertThat(toolNames(env, "--bundles", "core")).containsExactly("current_time");
+    assertThat(toolNames(env, "--bundles", "core")).containsExactlyElementsOf(CORE_TOOLS);
   }
 
   @Test
@@ -262,13 +274,13 @@ class StdioProtocolIT {
   @Test
   void allowlistedToolOutsideSelection_stopsStartupWithClearMessage() throws Exception {
     Map<String, String> env = env();
-    env.put("CORTEX_MCP_TOOL_ALLOWLIST", "[\"current_time\",\"remote_bash\"]");
+    env.put("CORTEX_MCP_TOOL_ALLOWLIST", "[\"current_time\",\"cortex_review\"]");
 
     CortexProcess.Finished run = CortexProcess.run(env, "mcp", "--bundles", "core");
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.stdout()).isEmpty();
-    assertThat(run.stderr()).contains("remote_bash").contains("core").contains("current_time");
+    assertThat(run.stderr()).contains("cortex_review").contains("core").contains("current_time");
   }
 
   @Test

@@ -149,7 +149,7 @@ public final class Daemon implements AutoCloseable {
                 Webhook.DEVICE_REVOKED,
                 new GuardedHandler(webhookGuard::get, webhook.deviceRevoked()))
             .route(HUB, Hub.ENROL_PATH, new GuardedHandler(enrolGuard::get, hubRoutes.enrol()))
-            .route(HUB, Hub.PATH, s -> hubRoutes.websocket(s, null))
+            .route(HUB, Hub.PATH, hubRoutes::websocket)
             .start();
     int webhookPort = http.port(WEBHOOK);
     int hubPort = http.port(HUB);
@@ -200,10 +200,11 @@ public final class Daemon implements AutoCloseable {
 
     Path serverFile = options.home().dataDir().resolve(DaemonClient.SERVER_FILE);
     Daemon daemon = new Daemon(options, hub, registry, http, sweeper, serverFile);
-    daemon.describeItself(webhookPort, hubPort);
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
+    // Last: the server file says the server is ready.
+    daemon.describeItself(webhookPort, hubPort);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
       log.warn(
           "the device hub listens on {} without TLS: credentials cross the network in the clear;"

@@ -23,7 +23,8 @@ public final class HubEndpoint implements Session.Listener.AutoDemanding {
   private volatile DeviceConnection connection;
 
   /**
-   * @param authenticated the device the upgrade's credential is for, or null (the shared token)
+   * @param authenticated the device the upgrade named (its credential is that device's, or the
+   *     shared token), or null when it named none
    */
   HubEndpoint(DeviceHub hub, String authenticated, String serverVersion) {
     this.hub = hub;
@@ -79,7 +80,7 @@ public final class HubEndpoint implements Session.Listener.AutoDemanding {
       return;
     }
     if (authenticated != null && !authenticated.equals(hello.device())) {
-      close(Hub.CLOSE_BAD_HELLO, "the credential is for another device");
+      close(Hub.CLOSE_BAD_HELLO, "the hello names another device than the upgrade");
       return;
     }
     if (hello.protocol() != Hub.VERSION) {

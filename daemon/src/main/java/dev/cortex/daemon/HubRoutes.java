@@ -66,7 +66,7 @@ final class HubRoutes {
   }
 
   /** The WebSocket endpoint, behind the guard set with {@link #guard}. */
-  Handler websocket(Server server, RequestGuard unused) {
+  Handler websocket(Server server) {
     WebSocketUpgradeHandler upgrade =
         WebSocketUpgradeHandler.from(
             server,
@@ -87,24 +87,13 @@ final class HubRoutes {
                           "Device '" + device + "' is not registered in machines.json.");
                       return null;
                     }
-                    boolean shared =
-                        sharedToken != null
-                            && RequestGuard.TokenCheck.equalTo(sharedToken)
-                                .accepts(
-                                    bearer(request.getHeaders().get("Authorization")), n -> null);
-                    HubEndpoint endpoint =
-                        new HubEndpoint(hub, shared ? null : device, serverVersion);
+                    // The credential was checked against this name; the hello must give it too.
+                    HubEndpoint endpoint = new HubEndpoint(hub, device, serverVersion);
                     ungreeted.put(endpoint, hub.now());
                     return endpoint;
                   });
             });
     return new GuardedHandler(() -> guard.get(), upgrade);
-  }
-
-  private static String bearer(String header) {
-    return header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
-        ? header.substring(7).strip()
-        : "";
   }
 
   /** Closes connections that sent no hello in time; called every second. */
