@@ -2,13 +2,53 @@ package dev.cortex.cli;
 
 import dev.cortex.cli.McpClient.Scope;
 import dev.cortex.mcp.Composition;
+import picocli.CommandLine.Option;
 
-/** The {@code --client} options of {@code cortex config mcp}, checked and turned into a request. */
+/**
+ * The {@code --client} options of {@code cortex config mcp} (a picocli mixin), checked and turned
+ * into a {@link ClientSetup.Request}.
+ */
 final class ClientOptions {
-  private ClientOptions() {}
+  @Option(
+      names = "--client",
+      paramLabel = "CLIENT",
+      description =
+          "Add cortex to this client's configuration: claude-desktop, claude-code, vscode, cursor.")
+  String clientId;
 
-  static int run(
-      Io io, String clientId, String scopeName, boolean print, boolean remove, String bundles) {
+  @Option(
+      names = "--scope",
+      paramLabel = "SCOPE",
+      description =
+          "user (default): the person's own file; project: the current directory's project file.")
+  String scopeName;
+
+  @Option(names = "--print", description = "Print the entry and the file it belongs in instead.")
+  boolean print;
+
+  @Option(names = "--remove", description = "Take the cortex entry out of the file again.")
+  boolean remove;
+
+  @Option(
+      names = "--bundles",
+      paramLabel = "GROUPS",
+      description =
+          "The groups the entry serves (as cortex mcp --bundles); default: the default composition.")
+  String bundles;
+
+  /**
+   * Runs the client setup when {@code --client} was given and returns its exit code; null when none
+   * of these options was given.
+   */
+  Integer run(Io io) {
+    if (clientId == null) {
+      if (scopeName != null || print || remove || bundles != null) {
+        io.err()
+            .println("cortex config mcp: --scope, --print, --remove and --bundles need --client.");
+        return CortexCommand.USAGE;
+      }
+      return null;
+    }
     McpClient client = McpClient.byId(clientId).orElse(null);
     if (client == null) {
       io.err()

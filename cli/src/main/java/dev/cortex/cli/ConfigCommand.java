@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** {@code cortex config}: configuration files for MCP clients. */
 @Command(
@@ -55,32 +55,7 @@ final class ConfigCommand implements Callable<Integer> {
   static final class WriteMcpConfig implements Callable<Integer> {
     private final Io io;
 
-    @Option(
-        names = "--client",
-        paramLabel = "CLIENT",
-        description =
-            "Add cortex to this client's configuration: claude-desktop, claude-code, vscode, cursor.")
-    String client;
-
-    @Option(
-        names = "--scope",
-        paramLabel = "SCOPE",
-        description =
-            "user (default): the person's own file; project: the current directory's project file.")
-    String scope;
-
-    @Option(names = "--print", description = "Print the entry and the file it belongs in instead.")
-    boolean print;
-
-    @Option(names = "--remove", description = "Take the cortex entry out of the file again.")
-    boolean remove;
-
-    @Option(
-        names = "--bundles",
-        paramLabel = "GROUPS",
-        description =
-            "The groups the entry serves (as cortex mcp --bundles); default: the default composition.")
-    String bundles;
+    @Mixin ClientOptions clientOptions = new ClientOptions();
 
     WriteMcpConfig(Io io) {
       this.io = io;
@@ -88,13 +63,9 @@ final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      if (client != null) {
-        return ClientOptions.run(io, client, scope, print, remove, bundles);
-      }
-      if (scope != null || print || remove || bundles != null) {
-        io.err()
-            .println("cortex config mcp: --scope, --print, --remove and --bundles need --client.");
-        return CortexCommand.USAGE;
+      Integer forClient = clientOptions.run(io);
+      if (forClient != null) {
+        return forClient;
       }
       CortexHome home = io.home();
       List<String> launcher = Launcher.command(io);
