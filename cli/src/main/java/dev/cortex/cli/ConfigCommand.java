@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code cortex config}: configuration files for MCP clients. */
 @Command(
@@ -28,10 +29,14 @@ final class ConfigCommand implements Callable<Integer> {
   @Command(
       name = "mcp",
       mixinStandardHelpOptions = true,
-      description =
-          "Write the MCP client configuration files into $CORTEX_HOME/config/, pointing at this installation.")
+      description = {
+        "Write the MCP client configuration files into $CORTEX_HOME/config/, pointing at this installation.",
+        "With --client: add the cortex server to that client's own configuration file instead."
+      })
   static final class WriteMcpConfig implements Callable<Integer> {
     private final Io io;
+
+    @Mixin ClientConfigOptions clientOptions = new ClientConfigOptions();
 
     WriteMcpConfig(Io io) {
       this.io = io;
@@ -39,6 +44,10 @@ final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      Integer forClient = clientOptions.run(io);
+      if (forClient != null) {
+        return forClient;
+      }
       Map<Path, McpConfigFiles.File> written =
           McpConfigFiles.write(io.home().configDir(), Groups.registry(io), Launcher.command(io));
       written.forEach(

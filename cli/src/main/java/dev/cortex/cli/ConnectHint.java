@@ -22,8 +22,9 @@ final class ConnectHint {
     server.put("args", args);
     String json = Json.writePretty(Map.of("mcpServers", Map.of(serverKey, server)));
     return "cortex mcp is serving MCP on stdin/stdout and waits for a client.\n"
-        + "To use it, add this to your MCP client's configuration (Claude Desktop, Claude Code,\n"
-        + "VS Code, or any client with an mcpServers file), or run 'cortex config mcp':\n\n"
+        + "To use it, add this to your MCP client's configuration (Claude Desktop, Claude Code and\n"
+        + "Cursor read \"mcpServers\"; VS Code's mcp.json calls it \"servers\" and adds \"type\": \"stdio\"),\n"
+        + "or let cortex add it: cortex config mcp --client claude-desktop|claude-code|vscode|cursor\n\n"
         + json
         + "\n\nPress Ctrl-D to stop.";
   }

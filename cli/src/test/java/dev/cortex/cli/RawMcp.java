@@ -28,7 +28,12 @@ final class RawMcp implements AutoCloseable {
   final StringBuffer stderr = new StringBuffer();
 
   RawMcp(Map<String, String> env, String capabilities, List<String> jvmOptions) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(CortexProcess.command(jvmOptions, "mcp"));
+    this(CortexProcess.command(jvmOptions, "mcp"), env, capabilities);
+  }
+
+  /** Any command that serves MCP on stdio, started with exactly the environment {@code env}. */
+  RawMcp(List<String> command, Map<String, String> env, String capabilities) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().clear();
     builder.environment().putAll(env);
     process = builder.start();
