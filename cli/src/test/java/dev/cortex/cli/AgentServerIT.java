@@ -273,19 +273,7 @@ class AgentServerIT {
     try (AgentServer server = server(Map.of()).start()) {
       AgentServer.Device device =
           server.connect("box1", deviceHome, Map.of(), "--enroll", server.enrol("box1"));
-      String body =
-          "{\"command_id\":\"long\",\"device\":\"box1\",\"action\":\"bash\",\"params\":{\"command\":\"sleep 300\",\"timeout_seconds\":600},\"timeout_millis\":700000}";
-      CompletableFuture<HttpResponse<String>> pending =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return server.post(
-                      "/webhook/remote-command", body, Map.of("x-cortex-token", server.token()));
-                } catch (Exception e) {
-                  throw new CompletionException(e);
-                }
-              });
-      AgentServer.await(() -> runningOn(server, "box1") == 1, "the command to run");
+      CompletableFuture<HttpResponse<String>> pending = sleepOn(server, "box1");
 
       device.process.destroyForcibly();
       HttpResponse<String> answer = pending.get(60, TimeUnit.SECONDS);
@@ -294,6 +282,28 @@ class AgentServerIT {
           .contains("DEVICE_DISCONNECTED")
           .contains("may or may not have completed");
     }
+  }
+
+  /** Starts {@code sleep 300} on {@code device} through the webhook, once it runs there. */
+  static CompletableFuture<HttpResponse<String>> sleepOn(AgentServer server, String device) {
+    String body =
+        "{\"command_id\":\"sleep-"
+            + System.nanoTime()
+            + "\",\"device\":\""
+            + device
+            + "\",\"action\":\"bash\",\"params\":{\"command\":\"sleep 300\",\"timeout_seconds\":600},\"timeout_millis\":700000}";
+    CompletableFuture<HttpResponse<String>> pending =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return server.post(
+                    "/webhook/remote-command", body, Map.of("x-cortex-token", server.token()));
+              } catch (Exception e) {
+                throw new CompletionException(e);
+              }
+            });
+    AgentServer.await(() -> runningOn(server, device) == 1, "the command to run");
+    return pending;
   }
 
   static int runningOn(AgentServer server, String name) {
@@ -313,19 +323,7 @@ class AgentServerIT {
   void sigterm_failsPendingCommandsClearly_removesTheServerFile_andStopsCleanly() throws Exception {
     try (AgentServer server = server(Map.of()).start()) {
       server.connect("box1", deviceHome, Map.of(), "--enroll", server.enrol("box1"));
-      String body =
-          "{\"command_id\":\"pending\",\"device\":\"box1\",\"action\":\"bash\",\"params\":{\"command\":\"sleep 300\",\"timeout_seconds\":600},\"timeout_millis\":700000}";
-      CompletableFuture<HttpResponse<String>> pending =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return server.post(
-                      "/webhook/remote-command", body, Map.of("x-cortex-token", server.token()));
-                } catch (Exception e) {
-                  throw new CompletionException(e);
-                }
-              });
-      AgentServer.await(() -> runningOn(server, "box1") == 1, "the command to run");
+      CompletableFuture<HttpResponse<String>> pending = sleepOn(server, "box1");
 
       int exit = server.stop();
 

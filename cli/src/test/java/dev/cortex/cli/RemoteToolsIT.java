@@ -97,16 +97,7 @@ class RemoteToolsIT {
     Map<String, String> descriptions = new HashMap<>();
     client.listTools().tools().forEach(t -> descriptions.put(t.name(), t.description()));
 
-    assertThat(descriptions.keySet())
-        .contains(
-            "remote_bash",
-            "remote_read",
-            "remote_write",
-            "remote_edit",
-            "remote_glob",
-            "remote_grep",
-            "remote_job",
-            "current_time");
+    assertThat(descriptions.keySet()).containsAll(StdioProtocolIT.CORE_TOOLS);
     assertThat(descriptions.get("remote_bash"))
         .contains("- box1 (linux): First test box")
         .contains("- box2 (linux)")
