@@ -94,7 +94,6 @@ final class AgentServer implements AutoCloseable {
   Device connect(String name, Path deviceHome, Map<String, String> deviceEnv, String... extra)
       throws IOException {
     Device device = Device.start(this, name, deviceHome, deviceEnv, extra);
-    devices.add(device);
     awaitOnline(name, true);
     return device;
   }
@@ -241,7 +240,10 @@ final class AgentServer implements AutoCloseable {
       args.addAll(List.of(extra));
       StringBuffer err = new StringBuffer();
       Process process = spawn(env, err, args.toArray(String[]::new));
-      return new Device(name, process, err);
+      Device device = new Device(name, process, err);
+      // Every device started for a server ends with it, whatever the test did.
+      server.devices.add(device);
+      return device;
     }
 
     @Override
