@@ -115,7 +115,8 @@ final class McpCommand implements Callable<Integer> {
     }
     StdioTransport transport =
         new StdioTransport(
-            McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES);
+                McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES)
+            .servingTools(toolNames(invoker));
     StartupTrace.mark("composed");
     McpAsyncServer server =
         McpAssembly.build(McpServer.async(transport), composition, invoker, identity, transport);
@@ -137,6 +138,7 @@ final class McpCommand implements Callable<Integer> {
     HttpServe server =
         HttpServe.start(
             options,
+            toolNames(invoker),
             provider ->
                 McpAssembly.build(McpServer.async(provider), composition, invoker, identity));
     io.err()
@@ -149,6 +151,10 @@ final class McpCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "cortex-http-stop"));
     server.join();
     return CortexCommand.OK;
+  }
+
+  private static java.util.List<String> toolNames(ToolInvoker invoker) {
+    return invoker.tools().stream().map(dev.cortex.mcp.ToolSpec::name).toList();
   }
 
   private static String instructions(Composition composition) {

@@ -6,6 +6,7 @@ import static dev.cortex.cli.WorkflowServer.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.cortex.testing.CortexProcess;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;

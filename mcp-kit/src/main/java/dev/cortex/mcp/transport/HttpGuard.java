@@ -21,29 +21,56 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The checks in front of the MCP endpoint: a Host and Origin allowlist against DNS rebinding (403),
- * the bearer token when one is configured (401), a cap on the body (413), and no JSON-RPC batches
- * (400). It also carries out {@code notifications/cancelled}: see {@link HttpCancellation}.
+ * the bearer token when one is configured (401), a supported {@code MCP-Protocol-Version} (400), a
+ * cap on the body (413), no JSON-RPC batches, and messages that are JSON-RPC 2.0 (400 with -32700
+ * or -32600); requests MCP refuses (unknown tools, cursors, malformed {@code tools/call}) get their
+ * JSON-RPC error here. Sessions expire when idle and are capped in number ({@link HttpSessions});
+ * every SSE event gets an id of its own. It also carries out {@code notifications/cancelled}: see
+ * {@link HttpCancellation}.
  */
 final class HttpGuard implements Filter {
+  private static final Logger log = LoggerFactory.getLogger(HttpGuard.class);
+
+  /** The versions a client may name in {@code MCP-Protocol-Version}. */
+  static final Set<String> PROTOCOL_VERSIONS =
+      Set.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25");
+
+  static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
+
   private final HttpServe.Options options;
   private final boolean loopback;
+  private final Collection<String> tools;
+  private final HttpSessions sessions;
+  private final Clock clock;
   private volatile Set<String> hosts = Set.of();
   private volatile Set<String> origins = Set.of();
   private final HttpCancellation cancellation = new HttpCancellation();
+  private final AtomicLong eventIds = new AtomicLong();
+  private volatile Instant lastSweep = Instant.EPOCH;
 
-  HttpGuard(HttpServe.Options options, boolean loopback) {
+  HttpGuard(HttpServe.Options options, boolean loopback, Collection<String> tools, Clock clock) {
     this.options = options;
     this.loopback = loopback;
+    this.tools = tools == null ? null : List.copyOf(tools);
+    this.clock = clock;
+    this.sessions = new HttpSessions(options.sessions(), clock);
   }
 
   /** Completes the allowlists once the real port is known. */
@@ -115,11 +142,15 @@ final class HttpGuard implements Filter {
     try {
       guard((HttpServletRequest) req, response, chain);
     } catch (IOException | ServletException | RuntimeException e) {
-      LoggerFactory.getLogger(HttpGuard.class).warn("HTTP request failed", e);
+      log.warn("HTTP request failed", e);
       if (!response.isCommitted()) {
         response.reset();
         writeError(
-            response, 500, -32603, "Internal error; the server's log (stderr) has the details.");
+            response,
+            500,
+            -32603,
+            "Internal error; the server's log (stderr) has the details.",
+            null);
       }
     }
   }
@@ -144,12 +175,56 @@ final class HttpGuard implements Filter {
       refuse(response, 401, "Missing or wrong bearer token.");
       return;
     }
-    ErrorBodies errors = new ErrorBodies(response);
-    if (!"POST".equals(request.getMethod())) {
-      chain.doFilter(request, errors);
-      errors.finish();
+    String version = request.getHeader(PROTOCOL_HEADER);
+    if (version != null && !PROTOCOL_VERSIONS.contains(version.strip())) {
+      refuse(
+          response,
+          400,
+          "Unsupported "
+              + PROTOCOL_HEADER
+              + " '"
+              + version
+              + "'; this server speaks "
+              + String.join(", ", new java.util.TreeSet<>(PROTOCOL_VERSIONS))
+              + ".");
       return;
     }
+    closeExpired(request, response, chain);
+    String session = request.getHeader(HttpCancellation.SESSION_HEADER);
+    if (session != null && !sessions.begin(session)) {
+      refuse(
+          response,
+          404,
+          "Session not found or expired: send initialize (without Mcp-Session-Id) to start a new"
+              + " one.");
+      return;
+    }
+    try {
+      if ("POST".equals(request.getMethod())) {
+        post(request, response, chain, session);
+      } else {
+        ErrorBodies errors = new ErrorBodies(response, null);
+        chain.doFilter(request, new EventIds(errors, eventIds));
+        errors.finish();
+        if ("DELETE".equals(request.getMethod()) && session != null) {
+          sessions.closed(session);
+        }
+      }
+    } finally {
+      if (session != null) {
+        if (request.isAsyncStarted()) {
+          // A stream held open past this call (a GET listening for the server's messages).
+          request.getAsyncContext().addListener(new SessionEnd(sessions, session));
+        } else {
+          sessions.end(session);
+        }
+      }
+    }
+  }
+
+  private void post(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain, String session)
+      throws IOException, ServletException {
     if (request.getContentLengthLong() > options.maxBodyBytes()) {
       refuse(response, 413, "Request body exceeds " + options.maxBodyBytes() + " bytes.");
       return;
@@ -163,43 +238,112 @@ final class HttpGuard implements Filter {
       refuse(response, 400, "JSON-RPC batches are not supported; send one message per request.");
       return;
     }
-    Map<?, ?> message = readObject(body);
-    if (RequestShape.TOOLS_CALL.equals(message.get("method"))) {
-      String problem = RequestShape.toolsCallProblem(message.get("params"));
-      if (problem != null) {
-        writeError(response, 400, -32602, problem);
-        return;
-      }
+    Object value;
+    try {
+      value = Json.mapper().readValue(body, Object.class);
+    } catch (RuntimeException e) {
+      writeError(response, 400, Inbound.PARSE_ERROR, "Parse error: the body is not JSON.", null);
+      return;
     }
-    String session = request.getHeader(HttpCancellation.SESSION_HEADER);
-    if (session != null && HttpCancellation.isCancel(message)) {
+    Object checked = Inbound.check(value);
+    if (checked instanceof Inbound.Problem problem) {
+      writeProblem(response, 400, problem);
+      return;
+    }
+    Inbound.Message message = (Inbound.Message) checked;
+    boolean initialize =
+        message.kind() == Inbound.Kind.REQUEST && Inbound.INITIALIZE.equals(message.method());
+    if (session == null && !initialize) {
+      refuse(
+          response,
+          400,
+          "An Mcp-Session-Id header is required: start a session with initialize first.");
+      return;
+    }
+    Inbound.Problem problem = Inbound.problem(message, true, tools);
+    if (problem != null) {
+      // A well-formed request refused as MCP says: a JSON-RPC error answer, as its result would be.
+      writeProblem(response, 200, problem);
+      return;
+    }
+    if (initialize && !makeRoom(request, response, chain)) {
+      response.setHeader("Retry-After", "5");
+      refuse(
+          response,
+          503,
+          "Too many open sessions ("
+              + options.sessions().maxSessions()
+              + "), each with a request in progress; try again later.");
+      return;
+    }
+    if (session != null && HttpCancellation.isCancel(message.fields())) {
       // Answered here: the SDK has no handler for it and would log a warning.
-      cancellation.cancel(session, message);
+      cancellation.cancel(session, message.fields());
       response.setStatus(202);
       return;
     }
-    HttpCancellation.Exchange exchange = cancellation.open(session, message);
+    ErrorBodies errors =
+        new ErrorBodies(
+            response,
+            message.kind() == Inbound.Kind.RESPONSE
+                ? "No request of this session is waiting for an answer with id "
+                    + Json.write(message.id())
+                    + "."
+                : null);
+    EventIds events = new EventIds(errors, eventIds);
+    HttpCancellation.Exchange exchange = cancellation.open(session, message.fields());
     if (exchange == null) {
-      chain.doFilter(new BufferedBody(request, body), errors);
+      chain.doFilter(new BufferedBody(request, body), events);
     } else {
       // The servlet returns once the request is answered (or its answer dropped).
       try (exchange) {
-        chain.doFilter(new BufferedBody(request, body), exchange.wrap(errors));
+        chain.doFilter(new BufferedBody(request, body), exchange.wrap(events));
       }
     }
     errors.finish();
+    if (initialize && events.sessionId() != null) {
+      sessions.opened(events.sessionId());
+    }
   }
 
-  /** The body as a JSON object, or an empty map (for bodies the SDK will refuse itself). */
-  private static Map<?, ?> readObject(byte[] body) {
-    try {
-      if (Json.mapper().readValue(body, Object.class) instanceof Map<?, ?> map) {
-        return map;
-      }
-    } catch (RuntimeException e) {
-      // not JSON: the SDK answers that
+  /** Closes the sessions idle past their time, at most once a second, in the SDK too. */
+  private void closeExpired(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    Instant now = clock.instant();
+    if (now.isBefore(lastSweep.plusSeconds(1))) {
+      return;
     }
-    return Map.of();
+    lastSweep = now;
+    for (String expired : sessions.takeExpired()) {
+      log.debug("session {} expired", expired);
+      closeInServer(expired, request, response, chain);
+    }
+  }
+
+  /**
+   * Room for one more session, closing the least recently used idle one when the cap is reached;
+   * false when every session has a request in progress.
+   */
+  private boolean makeRoom(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    Optional<Optional<String>> room = sessions.makeRoom();
+    if (room.isEmpty()) {
+      return false;
+    }
+    if (room.get().isPresent()) {
+      log.debug("session {} closed to make room for a new one", room.get().get());
+      closeInServer(room.get().get(), request, response, chain);
+    }
+    return true;
+  }
+
+  /** Has the SDK's servlet close a session, as a client's DELETE would; its answer is dropped. */
+  private static void closeInServer(
+      String session, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    chain.doFilter(new SessionDelete(request, session), new Discarded(response));
   }
 
   private boolean authorized(String header) {
@@ -225,10 +369,27 @@ final class HttpGuard implements Filter {
 
   private static void refuse(HttpServletResponse response, int status, String message)
       throws IOException {
-    writeError(response, status, -32600, message);
+    writeError(response, status, Inbound.INVALID_REQUEST, message, null);
   }
 
-  private static void writeError(HttpServletResponse response, int status, int code, String message)
+  private static void writeProblem(HttpServletResponse response, int status, Inbound.Problem p)
+      throws IOException {
+    writeError(response, status, p.code(), p.message(), p.id(), p.data());
+  }
+
+  private static void writeError(
+      HttpServletResponse response, int status, int code, String message, Object id)
+      throws IOException {
+    writeError(response, status, code, message, id, null);
+  }
+
+  private static void writeError(
+      HttpServletResponse response,
+      int status,
+      int code,
+      String message,
+      Object id,
+      Map<String, Object> data)
       throws IOException {
     response.setStatus(status);
     response.setContentType("application/json");
@@ -236,9 +397,12 @@ final class HttpGuard implements Filter {
     Map<String, Object> error = new LinkedHashMap<>();
     error.put("code", code);
     error.put("message", message);
+    if (data != null) {
+      error.put("data", data);
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("jsonrpc", "2.0");
-    body.put("id", null);
+    body.put("id", id);
     body.put("error", error);
     response.getWriter().write(Json.write(body));
   }
@@ -249,12 +413,18 @@ final class HttpGuard implements Filter {
    */
   private static final class ErrorBodies extends HttpServletResponseWrapper {
     private final HttpServletResponse response;
+    private final String refusedAnswer;
     private StringWriter captured;
     private PrintWriter capturedWriter;
 
-    ErrorBodies(HttpServletResponse response) {
+    /**
+     * @param refusedAnswer for a client's answer to a request: what to say (with 400) when the
+     *     servlet fails to take it; null for other messages
+     */
+    ErrorBodies(HttpServletResponse response, String refusedAnswer) {
       super(response);
       this.response = response;
+      this.refusedAnswer = refusedAnswer;
     }
 
     @Override
@@ -271,12 +441,12 @@ final class HttpGuard implements Filter {
 
     @Override
     public void sendError(int status) throws IOException {
-      writeError(response, status, -32600, reason(status));
+      writeError(response, status, -32600, reason(status), null);
     }
 
     @Override
     public void sendError(int status, String message) throws IOException {
-      writeError(response, status, -32600, message == null ? reason(status) : message);
+      writeError(response, status, -32600, message == null ? reason(status) : message, null);
     }
 
     void finish() throws IOException {
@@ -284,8 +454,9 @@ final class HttpGuard implements Filter {
         return;
       }
       capturedWriter.flush();
+      int status = response.getStatus();
       int code = -32603;
-      String message = reason(response.getStatus());
+      String message = reason(status);
       try {
         JsonNode node = Json.mapper().readTree(captured.toString());
         JsonNode error = node.has("jsonRpcError") ? node.path("jsonRpcError") : node.path("error");
@@ -298,12 +469,23 @@ final class HttpGuard implements Filter {
       } catch (RuntimeException e) {
         // not JSON: keep the generic message
       }
-      writeError(response, response.getStatus(), code, message);
+      if (status >= 500 && refusedAnswer != null) {
+        log.debug("a client's answer was refused: {}", message);
+        status = 400;
+        code = Inbound.INVALID_REQUEST;
+        message = refusedAnswer;
+      } else if (status >= 500) {
+        // The SDK's messages of internal failures name its classes: log them, say a sentence.
+        log.warn("internal error answered over HTTP: {}", message);
+        code = -32603;
+        message = "Internal error; the server's log (stderr) has the details.";
+      }
+      writeError(response, status, code, message, null);
     }
 
     private static String reason(int status) {
       return switch (status) {
-        case 404 -> "Not found: unknown endpoint or session.";
+        case 404 -> "Not found: unknown endpoint, or a session that is unknown or expired.";
         case 405 -> "Method not allowed.";
         case 413 -> "Request body too large.";
         default -> "Request failed with HTTP status " + status + ".";

@@ -7,7 +7,9 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import jakarta.servlet.DispatcherType;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +53,7 @@ public final class HttpServe {
    * @param extraHosts further Host header values to accept ({@code host} or {@code host:port})
    * @param extraOrigins further Origin values to accept
    * @param maxBodyBytes the largest request body accepted
+   * @param sessions how long a session may stay unused, and how many may be open
    */
   public record Options(
       String bind,
@@ -58,18 +61,32 @@ public final class HttpServe {
       String token,
       List<String> extraHosts,
       List<String> extraOrigins,
-      int maxBodyBytes) {
+      int maxBodyBytes,
+      SessionLimits sessions) {
     public Options {
       extraHosts = List.copyOf(extraHosts);
       extraOrigins = List.copyOf(extraOrigins);
       if (maxBodyBytes <= 0) {
         throw new IllegalArgumentException("maxBodyBytes must be positive");
       }
+      sessions = sessions == null ? SessionLimits.DEFAULTS : sessions;
+    }
+
+    /** Options with the default session limits. */
+    public Options(
+        String bind,
+        int port,
+        String token,
+        List<String> extraHosts,
+        List<String> extraOrigins,
+        int maxBodyBytes) {
+      this(bind, port, token, extraHosts, extraOrigins, maxBodyBytes, SessionLimits.DEFAULTS);
     }
 
     /**
      * Reads {@code CORTEX_MCP_HTTP_TOKEN}, {@code CORTEX_MCP_ALLOWED_HOSTS}, {@code
-     * CORTEX_MCP_ALLOWED_ORIGINS} (comma lists) and {@code CORTEX_MCP_HTTP_MAX_BODY_BYTES}.
+     * CORTEX_MCP_ALLOWED_ORIGINS} (comma lists), {@code CORTEX_MCP_HTTP_MAX_BODY_BYTES} and the
+     * {@link SessionLimits} variables.
      */
     public static Options fromEnvironment(String bind, int port, Map<String, String> env) {
       String token = env.get("CORTEX_MCP_HTTP_TOKEN");
@@ -101,7 +118,8 @@ public final class HttpServe {
           token == null || token.isBlank() ? null : token,
           split(env.get("CORTEX_MCP_ALLOWED_HOSTS")),
           split(env.get("CORTEX_MCP_ALLOWED_ORIGINS")),
-          max);
+          max,
+          SessionLimits.fromEnvironment(env));
     }
 
     private static List<String> split(String value) {
@@ -126,6 +144,20 @@ public final class HttpServe {
       Options options,
       Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
       throws Exception {
+    return start(options, null, serverFactory);
+  }
+
+  /**
+   * Starts serving the tools named {@code tools}: a {@code tools/call} of any other is answered as
+   * MCP says, with invalid params naming those there are (null leaves that to the server).
+   *
+   * @throws StartupException when the options are unsafe or the port cannot be bound
+   */
+  public static HttpServe start(
+      Options options,
+      Collection<String> tools,
+      Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
+      throws Exception {
     boolean loopback = isLoopback(options.bind());
     if (!loopback && options.token() == null) {
       throw new StartupException(
@@ -139,6 +171,8 @@ public final class HttpServe {
             .jsonMapper(McpAssembly.sdkMapper())
             .mcpEndpoint(ENDPOINT)
             .maxRequestSize(options.maxBodyBytes())
+            // The guard closes sessions once idle; this frees one nobody asks about any more.
+            .sessionSweepInterval(options.sessions().idle())
             .build();
     McpAsyncServer mcp = serverFactory.apply(provider);
 
@@ -150,7 +184,7 @@ public final class HttpServe {
     connector.setPort(options.port());
     server.addConnector(connector);
 
-    HttpGuard guard = new HttpGuard(options, loopback);
+    HttpGuard guard = new HttpGuard(options, loopback, tools, Clock.systemUTC());
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     ServletHolder servlet = new ServletHolder(provider);

@@ -77,7 +77,7 @@ class HttpCancellationTest {
   }
 
   @Test
-  void cancelOfAnotherId_leavesTheCallAnswered() throws Exception {
+  void cancelOfAnotherId_orFromAnUnknownSession_leavesTheCallAnswered() throws Exception {
     CompletableFuture<HttpResponse<String>> call = post(SlowTool.call(2, "p2"), session);
     SlowTool.await(tool.started);
 
@@ -87,7 +87,7 @@ class HttpCancellationTest {
     HttpResponse<String> stream = call.get(60, TimeUnit.SECONDS);
 
     assertThat(unknown.statusCode()).isEqualTo(202);
-    assertThat(otherSession.statusCode()).isEqualTo(202);
+    assertThat(otherSession.statusCode()).as("an unknown session").isEqualTo(404);
     assertThat(stream.body()).contains("\"id\":2").contains("\"result\"").contains("\"done\"");
   }
 }
