@@ -1,8 +1,10 @@
 package dev.cortex.cli;
 
+import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.Composition;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.mcp.McpAssembly;
+import dev.cortex.mcp.RequestWithdrawal;
 import dev.cortex.mcp.StartupException;
 import dev.cortex.mcp.StartupTrace;
 import dev.cortex.mcp.ToolInvoker;
@@ -119,7 +121,13 @@ final class McpCommand implements Callable<Integer> {
             .servingTools(toolNames(invoker));
     StartupTrace.mark("composed");
     McpAsyncServer server =
-        McpAssembly.build(McpServer.async(transport), composition, invoker, identity, transport);
+        McpAssembly.build(
+            McpServer.async(transport),
+            composition,
+            invoker,
+            identity,
+            transport,
+            transport.cancelSignals());
     StartupTrace.mark("server built");
     Warmup.inBackground(invoker::prepare);
     transport.serve();
@@ -135,12 +143,20 @@ final class McpCommand implements Callable<Integer> {
       throw new StartupException("--http needs a port between 0 and 65535, got " + httpPort);
     }
     HttpServe.Options options = HttpServe.Options.fromEnvironment(bind, httpPort, io.env());
+    CancelSignals cancels = new CancelSignals();
     HttpServe server =
         HttpServe.start(
             options,
             toolNames(invoker),
+            cancels,
             provider ->
-                McpAssembly.build(McpServer.async(provider), composition, invoker, identity));
+                McpAssembly.build(
+                    McpServer.async(provider),
+                    composition,
+                    invoker,
+                    identity,
+                    RequestWithdrawal.NONE,
+                    cancels));
     io.err()
         .println(
             "cortex: serving MCP at "

@@ -64,7 +64,22 @@ public final class McpAssembly {
       ToolInvoker invoker,
       ServerIdentity identity,
       RequestWithdrawal withdrawal) {
+    return build(spec, composition, invoker, identity, withdrawal, new CancelSignals());
+  }
+
+  /**
+   * As {@link #build(McpServer.AsyncSpecification, Composition, ToolInvoker, ServerIdentity,
+   * RequestWithdrawal)}, with the transport's signals of calls its client cancelled.
+   */
+  public static McpAsyncServer build(
+      McpServer.AsyncSpecification<?> spec,
+      Composition composition,
+      ToolInvoker invoker,
+      ServerIdentity identity,
+      RequestWithdrawal withdrawal,
+      CancelSignals cancels) {
     Objects.requireNonNull(withdrawal, "withdrawal");
+    Objects.requireNonNull(cancels, "cancels");
     List<McpServerFeatures.AsyncPromptSpecification> prompts = new ArrayList<>();
     List<McpServerFeatures.AsyncResourceSpecification> resources = new ArrayList<>();
     for (CapabilityGroup group : composition.groups()) {
@@ -85,7 +100,7 @@ public final class McpAssembly {
         .jsonMapper(sdkMapper())
         .jsonSchemaValidator(new InvokerValidates())
         .validateToolInputs(false)
-        .tools(invoker.tools().stream().map(t -> tool(t, invoker, withdrawal)).toList());
+        .tools(invoker.tools().stream().map(t -> tool(t, invoker, withdrawal, cancels)).toList());
     if (identity.instructions() != null) {
       spec.instructions(identity.instructions());
     }
@@ -99,7 +114,7 @@ public final class McpAssembly {
   }
 
   private static McpServerFeatures.AsyncToolSpecification tool(
-      ToolSpec spec, ToolInvoker invoker, RequestWithdrawal withdrawal) {
+      ToolSpec spec, ToolInvoker invoker, RequestWithdrawal withdrawal, CancelSignals cancels) {
     ToolHints h = spec.hints();
     McpSchema.Tool tool =
         McpSchema.Tool.builder()
@@ -121,14 +136,16 @@ public final class McpAssembly {
       return new McpServerFeatures.AsyncToolSpecification(
           tool,
           (exchange, request) ->
-              Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request, withdrawal))
+              Mono.fromCallable(
+                      () -> call(invoker, spec.name(), exchange, request, withdrawal, cancels))
                   .subscribeOn(Schedulers.boundedElastic()));
     }
     // Quick tools answer on the thread that read the request: no hand-off to another thread.
     return new McpServerFeatures.AsyncToolSpecification(
         tool,
         (exchange, request) ->
-            Mono.fromCallable(() -> call(invoker, spec.name(), exchange, request, withdrawal)));
+            Mono.fromCallable(
+                () -> call(invoker, spec.name(), exchange, request, withdrawal, cancels)));
   }
 
   private static McpSchema.CallToolResult call(
@@ -136,12 +153,18 @@ public final class McpAssembly {
       String name,
       McpAsyncServerExchange exchange,
       McpSchema.CallToolRequest request,
-      RequestWithdrawal withdrawal) {
+      RequestWithdrawal withdrawal,
+      CancelSignals cancels) {
     JsonNode args =
         request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
+    Object token = request.meta() == null ? null : request.meta().get(CancelSignals.META_KEY);
     ToolOutcome outcome =
         invoker.call(
-            name, args, progressSink(exchange, request), ClientElicitor.of(exchange, withdrawal));
+            name,
+            args,
+            progressSink(exchange, request),
+            ClientElicitor.of(exchange, withdrawal),
+            cancels.signal(token));
     McpSchema.CallToolResult.Builder result =
         McpSchema.CallToolResult.builder()
             .addTextContent(outcome.text())

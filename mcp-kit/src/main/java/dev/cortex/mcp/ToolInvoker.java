@@ -86,6 +86,16 @@ public final class ToolInvoker {
       JsonNode arguments,
       ToolContext.ProgressSink progress,
       Optional<Elicitor> elicitor) {
+    return call(name, arguments, progress, elicitor, ToolContext.CancelSignal.NONE);
+  }
+
+  /** As {@link #call(String, JsonNode, ToolContext.ProgressSink, Optional)}, cancellable. */
+  public ToolOutcome call(
+      String name,
+      JsonNode arguments,
+      ToolContext.ProgressSink progress,
+      Optional<Elicitor> elicitor,
+      ToolContext.CancelSignal cancel) {
     Entry entry = tools.get(name);
     if (entry == null) {
       return new ToolOutcome.Failure(
@@ -108,7 +118,7 @@ public final class ToolInvoker {
           ErrorCodes.INVALID_ARGUMENT,
           "Invalid arguments for " + name + ": " + String.join("; ", problems) + ".");
     }
-    ToolContext context = new ToolContext(home, clock, progress, elicitor);
+    ToolContext context = new ToolContext(home, clock, progress, elicitor, cancel);
     try {
       Object result = entry.spec.handler().handle(new ToolCall(entry.spec, args, context));
       JsonNode body = Json.tree(result);

@@ -1,5 +1,6 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.Json;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -65,10 +66,21 @@ final class HttpGuard implements Filter {
   private final AtomicLong eventIds = new AtomicLong();
   private volatile Instant lastSweep = Instant.EPOCH;
 
-  HttpGuard(HttpServe.Options options, boolean loopback, Collection<String> tools, Clock clock) {
+  private final CancelSignals cancels;
+
+  /** Tokens of the tool calls in flight, by session and JSON-RPC id. */
+  private final Map<String, String> callTokens = new java.util.concurrent.ConcurrentHashMap<>();
+
+  HttpGuard(
+      HttpServe.Options options,
+      boolean loopback,
+      Collection<String> tools,
+      CancelSignals cancels,
+      Clock clock) {
     this.options = options;
     this.loopback = loopback;
     this.tools = tools == null ? null : List.copyOf(tools);
+    this.cancels = cancels;
     this.clock = clock;
     this.sessions = new HttpSessions(options.sessions(), clock);
   }
@@ -278,9 +290,19 @@ final class HttpGuard implements Filter {
     }
     if (session != null && HttpCancellation.isCancel(message.fields())) {
       // Answered here: the SDK has no handler for it and would log a warning.
-      cancellation.cancel(session, message.fields());
+      if (cancellation.cancel(session, message.fields())
+          && message.params() instanceof Map<?, ?> params) {
+        cancels.fire(callTokens.get(callKey(session, params.get("requestId"))));
+      }
       response.setStatus(202);
       return;
+    }
+    String token = null;
+    if (session != null && RequestShape.TOOLS_CALL.equals(message.method())) {
+      token = markCall(session, message);
+      if (token != null) {
+        body = Json.mapper().writeValueAsBytes(message.fields());
+      }
     }
     ErrorBodies errors =
         new ErrorBodies(
@@ -292,18 +314,50 @@ final class HttpGuard implements Filter {
                 : null);
     EventIds events = new EventIds(errors, eventIds);
     HttpCancellation.Exchange exchange = cancellation.open(session, message.fields());
-    if (exchange == null) {
-      chain.doFilter(new BufferedBody(request, body), events);
-    } else {
-      // The servlet returns once the request is answered (or its answer dropped).
-      try (exchange) {
-        chain.doFilter(new BufferedBody(request, body), exchange.wrap(events));
+    try {
+      if (exchange == null) {
+        chain.doFilter(new BufferedBody(request, body), events);
+      } else {
+        // The servlet returns once the request is answered (or its answer dropped).
+        try (exchange) {
+          chain.doFilter(new BufferedBody(request, body), exchange.wrap(events));
+        }
+      }
+    } finally {
+      if (token != null) {
+        callTokens.remove(callKey(session, message.id()));
+        cancels.close(token);
       }
     }
     errors.finish();
     if (initialize && events.sessionId() != null) {
       sessions.opened(events.sessionId());
     }
+  }
+
+  /** Puts a cancel token into a tool call's {@code _meta}; null when it cannot carry one. */
+  @SuppressWarnings("unchecked")
+  private String markCall(String session, Inbound.Message call) {
+    String key = callKey(session, call.id());
+    if (key == null || !(call.params() instanceof Map<?, ?> params)) {
+      return null;
+    }
+    Object meta = params.get("_meta");
+    if (meta != null && !(meta instanceof Map)) {
+      return null;
+    }
+    String token = cancels.open();
+    Map<String, Object> marked =
+        meta == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) meta);
+    marked.put(CancelSignals.META_KEY, token);
+    ((Map<String, Object>) params).put("_meta", marked);
+    cancels.close(callTokens.put(key, token));
+    return token;
+  }
+
+  private static String callKey(String session, Object id) {
+    InFlightRequests.Id key = InFlightRequests.Id.of(id);
+    return key == null ? null : session + " " + key.text();
   }
 
   /** Closes the sessions idle past their time, at most once a second, in the SDK too. */

@@ -1,5 +1,6 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.McpAssembly;
 import dev.cortex.mcp.StartupException;
 import io.modelcontextprotocol.server.McpAsyncServer;
@@ -144,18 +145,20 @@ public final class HttpServe {
       Options options,
       Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
       throws Exception {
-    return start(options, null, serverFactory);
+    return start(options, null, new CancelSignals(), serverFactory);
   }
 
   /**
    * Starts serving the tools named {@code tools}: a {@code tools/call} of any other is answered as
-   * MCP says, with invalid params naming those there are (null leaves that to the server).
+   * MCP says, with invalid params naming those there are (null leaves that to the server). A
+   * client's cancel of a tool call fires its signal in {@code cancels}.
    *
    * @throws StartupException when the options are unsafe or the port cannot be bound
    */
   public static HttpServe start(
       Options options,
       Collection<String> tools,
+      CancelSignals cancels,
       Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
       throws Exception {
     boolean loopback = isLoopback(options.bind());
@@ -184,7 +187,7 @@ public final class HttpServe {
     connector.setPort(options.port());
     server.addConnector(connector);
 
-    HttpGuard guard = new HttpGuard(options, loopback, tools, Clock.systemUTC());
+    HttpGuard guard = new HttpGuard(options, loopback, tools, cancels, Clock.systemUTC());
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     ServletHolder servlet = new ServletHolder(provider);
