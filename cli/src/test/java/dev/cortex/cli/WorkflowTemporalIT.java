@@ -434,6 +434,48 @@ class WorkflowTemporalIT {
     return last[0];
   }
 
+  @Test
+  void cortexRunsCancel_ofARunOnTemporal_endsItsProcessesAndStartsNoLaterStep() throws Exception {
+    Path marks = Files.createDirectories(work.resolve("cancel-marks"));
+    String manifest =
+        WorkflowServer.manifest(
+            work,
+            "stoppable-on-temporal",
+            """
+            name: stoppable-on-temporal
+            version: "1"
+            capabilities: [shell]
+            steps:
+              - id: work
+                kind: shell
+                with:
+                  script: "sleep 300 & echo $! > %1$s/pid.tmp; mv %1$s/pid.tmp %1$s/pid; sleep 300"
+              - id: after
+                kind: shell
+                with: {argv: [touch, "%1$s/after"]}
+            """
+                .formatted(marks));
+    Map<String, String> env = temporalEnv(home, "main");
+    CortexProcess.Finished started = CortexProcess.run(env, "run", manifest, "--detach");
+    assertThat(started.exitCode()).as(started.stderr()).isZero();
+    String runId = started.stdout().strip();
+    awaitTrue(() -> Files.exists(marks.resolve("pid")), "the step started on the worker");
+    long child = Long.parseLong(Files.readString(marks.resolve("pid")).strip());
+
+    CortexProcess.Finished cancel = CortexProcess.run(env, "runs", "cancel", runId);
+
+    assertThat(cancel.exitCode()).as(cancel.stdout() + cancel.stderr()).isZero();
+    JsonNode trace = ToolContract.JSON.readTree(cancel.stdout());
+    assertThat(trace.path("status").asString()).isEqualTo("cancelled");
+    assertThat(trace.path("engine").asString()).isEqualTo("temporal");
+    assertThat(trace.path("cancelled").path("by").asString())
+        .startsWith("person through cortex runs cancel");
+    assertThat(WorkflowServer.step(trace, "work").path("status").asString()).isEqualTo("cancelled");
+    assertThat(WorkflowServer.step(trace, "after").path("status").asString()).isEqualTo("pending");
+    awaitTrue(() -> !RunStopIT.running(child), "the step's background child ended");
+    assertThat(marks.resolve("after")).doesNotExist();
+  }
+
   /**
    * {@code cortex mcp} on stdio with {@code env}, spoken to in raw JSON-RPC lines by a client that
    * declares elicitation and approves each run's confirmation (a fake zenity approves too).
