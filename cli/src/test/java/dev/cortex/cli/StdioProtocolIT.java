@@ -271,6 +271,7 @@ class StdioProtocolIT {
             "run",
             "runs_list",
             "runs_show",
+            "runs_cancel",
             "status");
   }
 

@@ -19,8 +19,9 @@ import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The six tools of the workflows group, adapters from validated arguments to {@link Workflows}.
- * There is deliberately no tool to save a workflow, log in or configure: those stay with humans.
+ * The tools of the workflows group, adapters from validated arguments to {@link Workflows}: the
+ * seed's six and runs_cancel, which only stops runs. There is deliberately no tool to save a
+ * workflow, log in or configure: those stay with humans.
  */
 final class WorkflowTools {
   private static final ToolHints RUNS = new ToolHints(false, true, false, true);
