@@ -17,8 +17,12 @@ public sealed interface ToolOutcome {
 
   boolean isError();
 
-  /** A successful call. */
-  record Success(JsonNode body) implements ToolOutcome {
+  /** A successful call, and its body as JSON text (written once). */
+  record Success(JsonNode body, String text) implements ToolOutcome {
+    public Success(JsonNode body) {
+      this(body, Json.write(body));
+    }
+
     @Override
     public boolean isError() {
       return false;
