@@ -23,6 +23,8 @@ import tools.jackson.databind.JsonNode;
  * interruption or an unexpected exception turned into a failure the author can read.
  */
 public final class Attempt {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Attempt.class);
+
   /** The threads attempts run on when they have a timeout, and for_each items; daemons. */
   static final ExecutorService THREADS =
       Executors.newCachedThreadPool(
@@ -141,8 +143,7 @@ public final class Attempt {
   }
 
   private static ActivityFailure internal(Activity activity, Throwable cause) {
-    System.err.println(
-        "cortex: the " + activity.kind().wireName() + " activity failed unexpectedly: " + cause);
+    log.error("the {} activity failed unexpectedly", activity.kind().wireName(), cause);
     return new ActivityFailure(
         "internal",
         "the " + activity.kind().wireName() + " activity failed unexpectedly; see the server log",
