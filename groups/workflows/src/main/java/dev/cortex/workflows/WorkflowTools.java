@@ -72,7 +72,9 @@ final class WorkflowTools {
                 + " and database drivers the steps need exist here. Returns the resolved parameters"
                 + " and the steps. Never asks the human anything: consent_required is true when a"
                 + " run of this remote workflow would first ask the human to trust it at this"
-                + " commit.")
+                + " commit. For a remote ref it reaches the network: the repository is fetched from"
+                + " its host (over SSH with the server user's keys for ssh refs) unless the ref is a"
+                + " full commit already in the local cache.")
         .input(
             Schema.object()
                 .required("workflow", workflowArgument())
@@ -108,7 +110,8 @@ final class WorkflowTools {
         .title("Show a workflow")
         .description(
             "Describes a workflow: name, version, description, its parameters with types and"
-                + " defaults, declared capabilities, MCP servers, and each step's kind and inputs.")
+                + " defaults, declared capabilities, MCP servers, and each step's kind and inputs."
+                + " A remote ref's repository is fetched from its host, as for check.")
         .input(Schema.object().required("workflow", workflowArgument()).build())
         .output(
             loose(
