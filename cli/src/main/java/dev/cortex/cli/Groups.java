@@ -6,6 +6,7 @@ import dev.cortex.mcp.CapabilityGroup;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.storage.Database;
+import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.WorkflowsGroup;
 import java.nio.file.Path;
 import java.util.List;
@@ -95,11 +96,26 @@ final class Groups {
           }
           database =
               new Database(
-                  home, List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()));
+                  home,
+                  List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()),
+                  synchronous(io));
         }
         return database;
       }
     };
+  }
+
+  /**
+   * How commits reach the disk: {@code CORTEX_SQLITE_SYNCHRONOUS}, else {@code [storage]
+   * synchronous} of cortex.toml, else NORMAL.
+   */
+  private static Synchronous synchronous(Io io) {
+    try {
+      return Synchronous.fromEnvironment(io.env())
+          .orElseGet(() -> Settings.load(io.home(), io.env()).synchronous());
+    } catch (IllegalArgumentException e) {
+      throw new dev.cortex.mcp.StartupException(e.getMessage());
+    }
   }
 
   /** A group whose tools are not served by this version yet: selectable, with no tools. */

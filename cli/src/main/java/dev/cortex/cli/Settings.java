@@ -2,6 +2,7 @@ package dev.cortex.cli;
 
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.StartupException;
+import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.temporal.TemporalSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,14 +33,18 @@ import tools.jackson.databind.JsonNode;
  * tls_ca = "ca.pem"              # trust this CA instead of the system's
  * api_key_env = "TEMPORAL_API_KEY"
  * heartbeat_timeout = "30s"
+ *
+ * [storage]
+ * synchronous = "FULL"           # or "NORMAL" (the default); CORTEX_SQLITE_SYNCHRONOUS wins
  * </pre>
  */
-record Settings(String engine, TemporalSettings temporal) {
+record Settings(String engine, TemporalSettings temporal, Synchronous synchronous) {
   static final String FILE = "cortex.toml";
   static final String EMBEDDED = "embedded";
   static final String TEMPORAL = "temporal";
 
-  private static final Set<String> TABLES = Set.of("workflows", "temporal");
+  private static final Set<String> TABLES = Set.of("workflows", "temporal", "storage");
+  private static final Set<String> STORAGE_KEYS = Set.of("synchronous");
   private static final Set<String> WORKFLOW_KEYS = Set.of("engine");
   private static final Set<String> TEMPORAL_KEYS =
       Set.of(
@@ -53,7 +58,8 @@ record Settings(String engine, TemporalSettings temporal) {
           "api_key_env",
           "heartbeat_timeout");
 
-  static final Settings DEFAULTS = new Settings(EMBEDDED, TemporalSettings.DEFAULTS);
+  static final Settings DEFAULTS =
+      new Settings(EMBEDDED, TemporalSettings.DEFAULTS, Synchronous.NORMAL);
 
   /** The variables that override the file, each with the key it sets. */
   private static final Map<String, String> VARIABLES =
@@ -113,6 +119,7 @@ record Settings(String engine, TemporalSettings temporal) {
     private Path tlsCa;
     private String apiKeyEnv;
     private Duration heartbeatTimeout = TemporalSettings.DEFAULT_HEARTBEAT_TIMEOUT;
+    private Synchronous synchronous = Synchronous.NORMAL;
     private String where = "the defaults";
 
     Builder(Path configDir) {
@@ -129,11 +136,16 @@ record Settings(String engine, TemporalSettings temporal) {
                   + ": unknown table or key '"
                   + table.getKey()
                   + "' (known tables: [workflows],"
-                  + " [temporal])");
+                  + " [temporal], [storage])");
         }
         for (Map.Entry<String, JsonNode> entry : table.getValue().properties()) {
           String key = "[" + table.getKey() + "] " + entry.getKey();
-          Set<String> known = table.getKey().equals("workflows") ? WORKFLOW_KEYS : TEMPORAL_KEYS;
+          Set<String> known =
+              switch (table.getKey()) {
+                case "workflows" -> WORKFLOW_KEYS;
+                case "storage" -> STORAGE_KEYS;
+                default -> TEMPORAL_KEYS;
+              };
           if (!known.contains(entry.getKey())) {
             throw new StartupException(
                 file
@@ -191,6 +203,7 @@ record Settings(String engine, TemporalSettings temporal) {
         case "tls_ca" -> tlsCa = path(source, value);
         case "api_key_env" -> apiKeyEnv = variableName(source, value);
         case "heartbeat_timeout" -> heartbeatTimeout = duration(source, value);
+        case "synchronous" -> synchronous = synchronous(source, value);
         default -> throw new IllegalStateException("no setting " + key);
       }
     }
@@ -202,6 +215,14 @@ record Settings(String engine, TemporalSettings temporal) {
             source + ": '" + engine + "' is not an engine; use \"embedded\" or \"temporal\"");
       }
       return engine;
+    }
+
+    private static Synchronous synchronous(String source, JsonNode value) {
+      try {
+        return Synchronous.parse(source, text(source, value));
+      } catch (IllegalArgumentException e) {
+        throw new StartupException(e.getMessage());
+      }
     }
 
     private static String text(String source, JsonNode value) {
@@ -264,7 +285,8 @@ record Settings(String engine, TemporalSettings temporal) {
                 tlsKey,
                 tlsCa,
                 apiKeyEnv,
-                heartbeatTimeout));
+                heartbeatTimeout),
+            synchronous);
       } catch (IllegalArgumentException e) {
         throw new StartupException("Temporal settings (" + where + "): " + e.getMessage());
       }
