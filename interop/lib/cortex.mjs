@@ -112,5 +112,5 @@ export function toolError(result) {
 export const EXPECTED_TOOLS = [
   'check', 'cortex_add_evidence', 'cortex_create_claim', 'cortex_get_context', 'cortex_health',
   'cortex_review', 'cortex_track_assumption', 'cortex_update_assumption', 'current_time',
-  'run', 'runs_list', 'runs_show', 'show', 'status',
+  'run', 'runs_cancel', 'runs_list', 'runs_show', 'show', 'status',
 ];
