@@ -4,22 +4,12 @@ import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.Json;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -35,7 +25,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The checks in front of the MCP endpoint: a Host and Origin allowlist against DNS rebinding (403),
@@ -423,188 +412,17 @@ final class HttpGuard implements Filter {
 
   private static void refuse(HttpServletResponse response, int status, String message)
       throws IOException {
-    writeError(response, status, Inbound.INVALID_REQUEST, message, null);
+    JsonRpcErrors.write(response, status, Inbound.INVALID_REQUEST, message, null, null);
   }
 
   private static void writeProblem(HttpServletResponse response, int status, Inbound.Problem p)
       throws IOException {
-    writeError(response, status, p.code(), p.message(), p.id(), p.data());
+    JsonRpcErrors.write(response, status, p.code(), p.message(), p.id(), p.data());
   }
 
   private static void writeError(
       HttpServletResponse response, int status, int code, String message, Object id)
       throws IOException {
-    writeError(response, status, code, message, id, null);
-  }
-
-  private static void writeError(
-      HttpServletResponse response,
-      int status,
-      int code,
-      String message,
-      Object id,
-      Map<String, Object> data)
-      throws IOException {
-    response.setStatus(status);
-    response.setContentType("application/json");
-    response.setCharacterEncoding("UTF-8");
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("code", code);
-    error.put("message", message);
-    if (data != null) {
-      error.put("data", data);
-    }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("jsonrpc", "2.0");
-    body.put("id", id);
-    body.put("error", error);
-    response.getWriter().write(Json.write(body));
-  }
-
-  /**
-   * Rewrites the error responses of the SDK's servlet (which serialises whole exception objects,
-   * stack traces included) and of the container into plain JSON-RPC error bodies.
-   */
-  private static final class ErrorBodies extends HttpServletResponseWrapper {
-    private final HttpServletResponse response;
-    private final String refusedAnswer;
-    private StringWriter captured;
-    private PrintWriter capturedWriter;
-
-    /**
-     * @param refusedAnswer for a client's answer to a request: what to say (with 400) when the
-     *     servlet fails to take it; null for other messages
-     */
-    ErrorBodies(HttpServletResponse response, String refusedAnswer) {
-      super(response);
-      this.response = response;
-      this.refusedAnswer = refusedAnswer;
-    }
-
-    @Override
-    public PrintWriter getWriter() throws IOException {
-      if (getStatus() < 400) {
-        return super.getWriter();
-      }
-      if (captured == null) {
-        captured = new StringWriter();
-        capturedWriter = new PrintWriter(captured);
-      }
-      return capturedWriter;
-    }
-
-    @Override
-    public void sendError(int status) throws IOException {
-      writeError(response, status, -32600, reason(status), null);
-    }
-
-    @Override
-    public void sendError(int status, String message) throws IOException {
-      writeError(response, status, -32600, message == null ? reason(status) : message, null);
-    }
-
-    void finish() throws IOException {
-      if (captured == null || response.isCommitted() && response.getStatus() < 400) {
-        return;
-      }
-      capturedWriter.flush();
-      int status = response.getStatus();
-      int code = -32603;
-      String message = reason(status);
-      try {
-        JsonNode node = Json.mapper().readTree(captured.toString());
-        JsonNode error = node.has("jsonRpcError") ? node.path("jsonRpcError") : node.path("error");
-        if (error.path("code").isInt()) {
-          code = error.path("code").asInt();
-        }
-        if (error.path("message").isString()) {
-          message = error.path("message").asString();
-        }
-      } catch (RuntimeException e) {
-        // not JSON: keep the generic message
-      }
-      if (status >= 500 && refusedAnswer != null) {
-        log.debug("a client's answer was refused: {}", message);
-        status = 400;
-        code = Inbound.INVALID_REQUEST;
-        message = refusedAnswer;
-      } else if (status >= 500) {
-        // The SDK's messages of internal failures name its classes: log them, say a sentence.
-        log.warn("internal error answered over HTTP: {}", message);
-        code = -32603;
-        message = "Internal error; the server's log (stderr) has the details.";
-      }
-      writeError(response, status, code, message, null);
-    }
-
-    private static String reason(int status) {
-      return switch (status) {
-        case 404 -> "Not found: unknown endpoint, or a session that is unknown or expired.";
-        case 405 -> "Method not allowed.";
-        case 413 -> "Request body too large.";
-        default -> "Request failed with HTTP status " + status + ".";
-      };
-    }
-  }
-
-  /** A request whose body was read by the guard and is replayed to the servlet. */
-  private static final class BufferedBody extends HttpServletRequestWrapper {
-    private final byte[] body;
-
-    BufferedBody(HttpServletRequest request, byte[] body) {
-      super(request);
-      this.body = body;
-    }
-
-    @Override
-    public ServletInputStream getInputStream() {
-      InputStream in = new ByteArrayInputStream(body);
-      return new ServletInputStream() {
-        @Override
-        public int read() throws IOException {
-          return in.read();
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          return in.read(b, off, len);
-        }
-
-        @Override
-        public boolean isFinished() {
-          try {
-            return in.available() == 0;
-          } catch (IOException e) {
-            return true;
-          }
-        }
-
-        @Override
-        public boolean isReady() {
-          return true;
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-          throw new IllegalStateException("blocking reads only");
-        }
-      };
-    }
-
-    @Override
-    public BufferedReader getReader() {
-      return new BufferedReader(
-          new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public int getContentLength() {
-      return body.length;
-    }
-
-    @Override
-    public long getContentLengthLong() {
-      return body.length;
-    }
+    JsonRpcErrors.write(response, status, code, message, id, null);
   }
 }

@@ -149,7 +149,10 @@ public final class EmbeddedEngine implements Engine {
   private void cancelStopped(RunRecord run, Cancellation cancellation) {
     // A step with a process group on record was in flight when the run's process stopped.
     int cut =
-        store.groups(run.runId()).stream().mapToInt(RunStore.Group::position).min().orElse(-1);
+        store.groups().of(run.runId()).stream()
+            .mapToInt(RunGroups.Group::position)
+            .min()
+            .orElse(-1);
     endSurvivors(run.runId());
     long millis = 0;
     for (StepRecord step : run.steps()) {
@@ -163,7 +166,7 @@ public final class EmbeddedEngine implements Engine {
 
   /** Ends what is left of the process groups recorded for {@code runId}, and forgets them. */
   private void endSurvivors(String runId) {
-    for (RunStore.Group group : store.groups(runId)) {
+    for (RunGroups.Group group : store.groups().of(runId)) {
       int ended = Processes.endGroup(group.groupId(), group.leaderStarted());
       if (ended > 0) {
         log.info(
@@ -173,7 +176,7 @@ public final class EmbeddedEngine implements Engine {
             group.position() + 1,
             group.groupId());
       }
-      store.forgetGroup(runId, group.groupId());
+      store.groups().forget(runId, group.groupId());
     }
   }
 
@@ -359,15 +362,17 @@ public final class EmbeddedEngine implements Engine {
         @Override
         public void started(RunningProcess process) {
           if (process.groupId() > 0) {
-            store.recordGroup(
-                runId, new RunStore.Group(process.groupId(), position, process.startedAt()));
+            store
+                .groups()
+                .record(
+                    runId, new RunGroups.Group(process.groupId(), position, process.startedAt()));
           }
         }
 
         @Override
         public void ended(RunningProcess process) {
           if (process.groupId() > 0) {
-            store.forgetGroup(runId, process.groupId());
+            store.groups().forget(runId, process.groupId());
           }
         }
       };

@@ -22,9 +22,11 @@ import java.util.function.Supplier;
  */
 public final class RunStore {
   private final Supplier<Database> database;
+  private final RunGroups groups;
 
   public RunStore(Supplier<Database> database) {
     this.database = database;
+    this.groups = new RunGroups(database);
   }
 
   /** The area to open the shared database with. */
@@ -255,50 +257,9 @@ public final class RunStore {
             });
   }
 
-  /** A process group an attempt of run {@code runId} leads, and when its leader started. */
-  public record Group(long groupId, int position, Instant leaderStarted) {}
-
-  /** Records a group an attempt started, before the attempt waits for it. */
-  public void recordGroup(String runId, Group group) {
-    database
-        .get()
-        .write(
-            c ->
-                Sql.update(
-                    c,
-                    "INSERT OR REPLACE INTO workflow_run_groups (run_id, group_id, position,"
-                        + " leader_started) VALUES (?,?,?,?)",
-                    runId,
-                    group.groupId(),
-                    group.position(),
-                    group.leaderStarted().toString()));
-  }
-
-  /** Forgets a group that has ended. */
-  public void forgetGroup(String runId, long groupId) {
-    database
-        .get()
-        .write(
-            c ->
-                Sql.update(
-                    c,
-                    "DELETE FROM workflow_run_groups WHERE run_id = ? AND group_id = ?",
-                    runId,
-                    groupId));
-  }
-
-  /** The groups recorded for {@code runId} that were not seen to end. */
-  public List<Group> groups(String runId) {
-    return database
-        .get()
-        .read(
-            c ->
-                Sql.query(
-                    c,
-                    "SELECT group_id, position, leader_started FROM workflow_run_groups"
-                        + " WHERE run_id = ? ORDER BY group_id",
-                    rs -> new Group(rs.getLong(1), rs.getInt(2), Instant.parse(rs.getString(3))),
-                    runId));
+  /** The process groups of runs' attempts, in the same database. */
+  public RunGroups groups() {
+    return groups;
   }
 
   private static void totals(java.sql.Connection c, RunRecord run) throws SQLException {

@@ -117,7 +117,7 @@ class CancelTest {
     assertThat(stored.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(stored.cancelled()).isEqualTo(run.cancelled());
     assertThat(stored.step("work").orElseThrow().status()).isEqualTo(StepStatus.CANCELLED);
-    assertThat(store.groups(run.runId())).isEmpty();
+    assertThat(store.groups().of(run.runId())).isEmpty();
   }
 
   @Test
@@ -169,7 +169,7 @@ class CancelTest {
     RunRecord run = store.load(begun.runId()).orElseThrow().record();
     assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(run.step("work").orElseThrow().status()).isEqualTo(StepStatus.CANCELLED);
-    assertThat(store.groups(begun.runId())).isEmpty();
+    assertThat(store.groups().of(begun.runId())).isEmpty();
     assertThat(Json.mapper().readTree(new TraceFiles(home).file(run.runId())).path("status"))
         .hasToString("\"cancelled\"");
   }
@@ -187,7 +187,7 @@ class CancelTest {
         .as("the old attempt was gone when the new one looked")
         .isEqualTo("gone");
     assertThat(running(survivor.pid())).isFalse();
-    assertThat(store.groups(begun.runId())).isEmpty();
+    assertThat(store.groups().of(begun.runId())).isEmpty();
   }
 
   /**
@@ -221,8 +221,9 @@ class CancelTest {
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
     store.create(begun, yaml, new RunStore.Owner(gone.pid(), "2000-01-01T00:00:00Z"));
-    store.recordGroup(
-        begun.runId(), new RunStore.Group(survivor.groupId(), 0, survivor.startedAt()));
+    store
+        .groups()
+        .record(begun.runId(), new RunGroups.Group(survivor.groupId(), 0, survivor.startedAt()));
     return begun;
   }
 
