@@ -197,7 +197,8 @@ final class WorkflowCommands {
             boolean live = progress != null ? progress : Terminal.stderrIsTerminal();
             RunHandle handle =
                 workflows.start(prepared, live ? new LiveProgress(io) : RunListener.NONE);
-            if (!detach) {
+            if (!detach || workflows.engine().busy()) {
+              // This process waits for the run: Ctrl-C stops it rather than leaving it behind.
               StopOnInterrupt.install(io, handle);
             }
             if (detach) {

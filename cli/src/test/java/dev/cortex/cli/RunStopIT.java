@@ -259,6 +259,9 @@ class RunStopIT {
               .asString();
       eventually("the first attempt started", () -> lines(log).size() == 1);
       first = Long.parseLong(lines(log).get(0).split(" ")[1]);
+      String run = runId;
+      eventually(
+          "the first attempt's group is recorded with the run", () -> recordedGroups(run) == 1);
       // Kill the server and the watch it keeps over its process groups: only the group recorded
       // with the run is left to stop the first attempt.
       List<ProcessHandle> watch =
@@ -297,6 +300,26 @@ class RunStopIT {
       List<Path> traces = files.toList();
       assertThat(traces).hasSize(1);
       return traces.get(0);
+    }
+  }
+
+  /**
+   * How many process groups the run index holds for {@code runId} (read from the database: the
+   * server records a group just after it starts it, and only a recorded group can be ended on
+   * resume once the server and its watch are gone).
+   */
+  private long recordedGroups(String runId) {
+    try (java.sql.Connection db =
+            java.sql.DriverManager.getConnection(
+                "jdbc:sqlite:" + home.resolve("data").resolve("cortex.sqlite3"));
+        java.sql.PreparedStatement query =
+            db.prepareStatement("SELECT COUNT(*) FROM workflow_run_groups WHERE run_id = ?")) {
+      query.setString(1, runId);
+      try (java.sql.ResultSet rows = query.executeQuery()) {
+        return rows.next() ? rows.getLong(1) : 0;
+      }
+    } catch (java.sql.SQLException e) {
+      return 0;
     }
   }
 
