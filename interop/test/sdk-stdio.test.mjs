@@ -110,16 +110,14 @@ describe('TypeScript SDK client over stdio', { timeout: 600_000 }, () => {
     } catch (e) {
       outcome = e;
     }
-    if (outcome instanceof Error) {
-      assert.ok(outcome instanceof McpError, `expected McpError, got ${outcome}`);
-      assert.equal(outcome.code, -32602);
-      // The Java SDK's message is the fixed text 'Unknown tool: invalid_tool_name'; the requested
-      // name is in error.data ('Tool not found: no_such_tool'). Accept the name in either.
-      assert.match(`${outcome.message} ${JSON.stringify(outcome.data ?? null)}`, new RegExp(name));
-    } else {
-      assert.equal(outcome.isError, true, JSON.stringify(outcome));
-      assert.match(JSON.stringify(outcome.content), new RegExp(name));
-    }
+    // MCP: an unknown tool is a protocol error, -32602; Cortex names the tool and the tools it
+    // serves, with the stable code in error.data.
+    assert.ok(outcome instanceof McpError, `expected McpError, got ${JSON.stringify(outcome)}`);
+    assert.equal(outcome.code, -32602);
+    assert.match(outcome.message, new RegExp(name));
+    assert.match(outcome.message, /current_time/);
+    assert.doesNotMatch(outcome.message, /invalid_tool_name/);
+    assert.equal(outcome.data?.code, 'UNKNOWN_TOOL');
   });
 
   test('Client.callTool() surfaces a tool error as an isError result', async () => {

@@ -101,7 +101,8 @@ final class EvidenceReport {
     out.println(
         "  then Reviewer.reviewClaim. ledger: Ledger.reviewClaim, one write transaction: policy,");
     out.println(
-        "  claim and the tallies from SQLite (index-only aggregate), evaluate, save the snapshot.");
+        "  claim and its stored tallies from SQLite (kept by every insert), evaluate, save the"
+            + " snapshot.");
   }
 
   private static void outcomes(EvidenceResults r, PrintStream out) {
@@ -183,8 +184,8 @@ final class EvidenceReport {
         "median");
     line(out, "ledger review, whole", total);
     line(out, "load claim and records (own read transaction)", load);
-    line(out, "  tally query: counts and first IDs per group", query);
-    line(out, "  rest of load: claim, criteria, tallies", load - query);
+    line(out, "  tally query: the claim's stored tallies, as one text", query);
+    line(out, "  rest of load: claim, criteria, parsing the tallies", load - query);
     line(out, "evaluate the records just loaded", evaluate);
     line(out, "snapshot to JSON (" + bytes(p.snapshotBytes()) + ")", snapshot);
     line(out, "rest: transaction, policy, saving the snapshot", total - load - evaluate - snapshot);

@@ -60,6 +60,7 @@ final class CortexCommand implements Callable<Integer> {
     CommandLine runs = new CommandLine(new WorkflowCommands.Runs(io));
     runs.addSubcommand("list", new WorkflowCommands.RunsList(io));
     runs.addSubcommand("show", new WorkflowCommands.RunsShow(io));
+    runs.addSubcommand("cancel", new WorkflowCommands.RunsCancel(io));
     runs.addSubcommand("resume", new WorkflowCommands.RunsResume(io));
     line.addSubcommand("runs", runs);
     line.addSubcommand("status", new WorkflowCommands.Status(io));

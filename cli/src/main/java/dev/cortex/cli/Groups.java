@@ -7,6 +7,7 @@ import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupDescriptor;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.storage.Database;
+import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.WorkflowsGroup;
 import java.nio.file.Path;
 import java.util.List;
@@ -81,10 +82,19 @@ final class Groups {
                   List.of(
                       EvidenceGroup.storageArea(),
                       WorkflowsGroup.storageArea(),
-                      Daemon.storageArea()));
+                      Daemon.storageArea()),
+                  synchronous(io));
         }
         return database;
       }
     };
+  }
+
+  /**
+   * How commits reach the disk: {@code CORTEX_SQLITE_SYNCHRONOUS}, else {@code [storage]
+   * synchronous} of cortex.toml, else NORMAL.
+   */
+  private static Synchronous synchronous(Io io) {
+    return Settings.load(io.home(), io.env()).synchronous();
   }
 }

@@ -1,8 +1,10 @@
 package dev.cortex.cli;
 
+import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.Composition;
 import dev.cortex.mcp.GroupRegistry;
 import dev.cortex.mcp.McpAssembly;
+import dev.cortex.mcp.RequestWithdrawal;
 import dev.cortex.mcp.SessionIdentity;
 import dev.cortex.mcp.Sessions;
 import dev.cortex.mcp.StartupException;
@@ -117,7 +119,8 @@ final class McpCommand implements Callable<Integer> {
     }
     StdioTransport transport =
         new StdioTransport(
-            McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES);
+                McpAssembly.sdkMapper(), io.in(), io.out(), StdioTransport.DEFAULT_MAX_LINE_BYTES)
+            .servingTools(toolNames(invoker));
     StartupTrace.mark("composed");
     McpAsyncServer server =
         McpAssembly.build(
@@ -125,7 +128,7 @@ final class McpCommand implements Callable<Integer> {
             composition,
             invoker,
             identity,
-            new McpAssembly.TransportHooks(transport, transport),
+            new McpAssembly.TransportHooks(transport, transport.cancelSignals()),
             sessions());
     StartupTrace.mark("server built");
     Warmup.inBackground(invoker::prepare);
@@ -142,12 +145,20 @@ final class McpCommand implements Callable<Integer> {
       throw new StartupException("--http needs a port between 0 and 65535, got " + httpPort);
     }
     HttpServe.Options options = HttpServe.Options.fromEnvironment(bind, httpPort, io.env());
+    CancelSignals cancels = new CancelSignals();
     HttpServe server =
         HttpServe.start(
             options,
-            (provider, hooks) ->
+            toolNames(invoker),
+            cancels,
+            provider ->
                 McpAssembly.build(
-                    McpServer.async(provider), composition, invoker, identity, hooks, sessions()));
+                    McpServer.async(provider),
+                    composition,
+                    invoker,
+                    identity,
+                    new McpAssembly.TransportHooks(RequestWithdrawal.NONE, cancels),
+                    sessions()));
     io.err()
         .println(
             "cortex: serving MCP at "
@@ -163,6 +174,10 @@ final class McpCommand implements Callable<Integer> {
   /** The session this server acts for, as the agent server set it in the environment. */
   private Sessions sessions() {
     return new Sessions(SessionIdentity.fromEnvironment(io.env()));
+  }
+
+  private static java.util.List<String> toolNames(ToolInvoker invoker) {
+    return invoker.tools().stream().map(dev.cortex.mcp.ToolSpec::name).toList();
   }
 
   private static String instructions(Composition composition) {

@@ -25,6 +25,11 @@ final class Services {
     this.io = io;
     this.database = Groups.database(io);
     this.settings = Settings.load(io.home(), io.env());
+    try {
+      dev.cortex.storage.Synchronous.fromEnvironment(io.env());
+    } catch (IllegalArgumentException e) {
+      throw new dev.cortex.mcp.StartupException(e.getMessage());
+    }
   }
 
   Settings settings() {

@@ -5,6 +5,8 @@ import dev.cortex.daemon.ServerSettings;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.settings.CortexToml;
 import dev.cortex.mcp.settings.SettingsTable;
+import dev.cortex.storage.StorageSettings;
+import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.EngineChoice;
 import dev.cortex.workflows.temporal.TemporalSettings;
 import java.util.List;
@@ -18,7 +20,12 @@ import java.util.Map;
 record Settings(CortexToml tables) {
   /** Every table this program knows, in the order the documentation lists them. */
   static final List<SettingsTable<?>> TABLES =
-      List.of(EngineChoice.TABLE, TemporalTable.TABLE, ServerSettings.TABLE, DeviceSettings.TABLE);
+      List.of(
+          EngineChoice.TABLE,
+          TemporalTable.TABLE,
+          StorageSettings.TABLE,
+          ServerSettings.TABLE,
+          DeviceSettings.TABLE);
 
   static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));
@@ -34,5 +41,10 @@ record Settings(CortexToml tables) {
 
   TemporalSettings temporal() {
     return get(TemporalTable.TABLE);
+  }
+
+  /** How commits reach the disk: {@code [storage] synchronous}, or CORTEX_SQLITE_SYNCHRONOUS. */
+  Synchronous synchronous() {
+    return get(StorageSettings.TABLE).synchronous();
   }
 }

@@ -4,15 +4,14 @@ import dev.cortex.mcp.CortexHome;
 import dev.cortex.workflows.Workflows;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.ActivityEnvironment;
-import dev.cortex.workflows.run.Engine;
 import dev.cortex.workflows.run.RunStore;
 import dev.cortex.workflows.run.TraceFiles;
+import dev.cortex.workflows.temporal.TemporalRuntime;
 import dev.cortex.workflows.temporal.TemporalSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationTargetException;
 import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -20,21 +19,22 @@ import java.net.URLConnection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
 
 /**
  * The Temporal engine and worker, loaded only when they are used. cortex.jar carries the Temporal
  * runtime (the Temporal module and the SDK) as one resource, {@value #RESOURCE}: nothing of it is
  * read at start-up, and a jar of a third the entries opens faster. The first use writes it to
- * {@code $CORTEX_HOME/tmp/temporal/} (once per build) and loads it with a class loader whose parent
- * is the command's. On a development class path, where the classes are already present, they are
- * used directly.
+ * {@code $CORTEX_HOME/tmp/temporal/} (once per build), loads it with a class loader whose parent is
+ * the command's, and finds its {@link TemporalRuntime} with {@link ServiceLoader}: the command is
+ * compiled against that interface, so a change of its signature breaks the build, not a run. On a
+ * development class path, where the runtime is present already, it is found there.
  */
 final class TemporalSupport {
   static final String RESOURCE = "temporal-runtime.jar";
-  private static final String ENTRY = "dev.cortex.workflows.temporal.TemporalRuntime";
-  private static Class<?> entry;
+  private static TemporalRuntime runtime;
 
   private TemporalSupport() {}
 
@@ -42,18 +42,7 @@ final class TemporalSupport {
   static Workflows.EngineFactory engines(
       TemporalSettings settings, Map<String, String> env, CortexHome home) {
     return (store, traces, activities, environment) ->
-        (Engine)
-            call(
-                home,
-                "engine",
-                new Class<?>[] {
-                  TemporalSettings.class, Map.class, RunStore.class, TraceFiles.class, Clock.class
-                },
-                settings,
-                env,
-                store,
-                traces,
-                environment.clock());
+        runtime(home).engine(settings, env, store, traces, environment.clock());
   }
 
   /**
@@ -71,20 +60,8 @@ final class TemporalSupport {
       ActivityEnvironment environment,
       int concurrency,
       int workflowCache) {
-    return (AutoCloseable)
-        call(
-            home,
-            "worker",
-            new Class<?>[] {
-              TemporalSettings.class,
-              Map.class,
-              RunStore.class,
-              TraceFiles.class,
-              Activities.class,
-              ActivityEnvironment.class,
-              int.class,
-              int.class
-            },
+    return runtime(home)
+        .worker(
             settings,
             env,
             store,
@@ -95,29 +72,15 @@ final class TemporalSupport {
             workflowCache);
   }
 
-  private static Object call(CortexHome home, String method, Class<?>[] types, Object... args) {
-    try {
-      return entry(home).getMethod(method, types).invoke(null, args);
-    } catch (InvocationTargetException e) {
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new IllegalStateException("the Temporal runtime failed: " + e.getCause(), e.getCause());
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("the Temporal runtime of this build is broken: " + e, e);
-    }
-  }
-
-  private static synchronized Class<?> entry(CortexHome home) throws ClassNotFoundException {
-    if (entry != null) {
-      return entry;
+  private static synchronized TemporalRuntime runtime(CortexHome home) {
+    if (runtime != null) {
+      return runtime;
     }
     ClassLoader own = TemporalSupport.class.getClassLoader();
-    try {
-      entry = Class.forName(ENTRY, true, own);
-      return entry;
-    } catch (ClassNotFoundException e) {
-      // Packaged: the runtime is the resource.
+    Optional<TemporalRuntime> present = ServiceLoader.load(TemporalRuntime.class, own).findFirst();
+    if (present.isPresent()) {
+      runtime = present.get();
+      return runtime;
     }
     URL nested = TemporalSupport.class.getResource(RESOURCE);
     if (nested == null) {
@@ -126,11 +89,20 @@ final class TemporalSupport {
     }
     try {
       URL jar = extract(nested, home).toUri().toURL();
-      entry =
-          Class.forName(ENTRY, true, new URLClassLoader("cortex-temporal", new URL[] {jar}, own));
-      return entry;
+      ClassLoader loader = new URLClassLoader("cortex-temporal", new URL[] {jar}, own);
+      runtime =
+          ServiceLoader.load(TemporalRuntime.class, loader)
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "the Temporal runtime of this build offers no "
+                              + TemporalRuntime.class.getSimpleName()));
+      return runtime;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot unpack the Temporal runtime", e);
+    } catch (java.util.ServiceConfigurationError e) {
+      throw new IllegalStateException("the Temporal runtime of this build is broken: " + e, e);
     }
   }
 

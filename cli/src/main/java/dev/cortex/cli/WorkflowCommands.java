@@ -139,8 +139,9 @@ final class WorkflowCommands {
         "Run a workflow and print its trace (outputs over ~2 KB elided unless --full).",
         "Asks y/N on the terminal first (and, for a remote workflow not yet trusted at its"
             + " commit, whether to trust it); without a terminal it needs --yes or"
-            + " CORTEX_ASSUME_YES=1. On a terminal, each step is shown as it completes. Exits 1"
-            + " when the run fails or is not confirmed."
+            + " CORTEX_ASSUME_YES=1. On a terminal, each step is shown as it completes. Ctrl-C"
+            + " stops the run (it ends cancelled). Exits 1 when the run fails, is cancelled or"
+            + " is not confirmed."
       })
   static final class Run implements Callable<Integer> {
     private final Io io;
@@ -196,6 +197,10 @@ final class WorkflowCommands {
             boolean live = progress != null ? progress : Terminal.stderrIsTerminal();
             RunHandle handle =
                 workflows.start(prepared, live ? new LiveProgress(io) : RunListener.NONE);
+            if (!detach || workflows.engine().busy()) {
+              // This process waits for the run: Ctrl-C stops it rather than leaving it behind.
+              StopOnInterrupt.install(io, handle);
+            }
             if (detach) {
               io.out().println(handle.runId());
               io.err()
@@ -271,7 +276,7 @@ final class WorkflowCommands {
   @Command(
       name = "runs",
       mixinStandardHelpOptions = true,
-      description = "Inspect and resume workflow runs.")
+      description = "Inspect, cancel and resume workflow runs.")
   static final class Runs implements Callable<Integer> {
     private final Io io;
 
@@ -281,7 +286,7 @@ final class WorkflowCommands {
 
     @Override
     public Integer call() {
-      io.err().println("cortex runs: say 'list', 'show RUN' or 'resume RUN'.");
+      io.err().println("cortex runs: say 'list', 'show RUN', 'cancel RUN' or 'resume RUN'.");
       return CortexCommand.USAGE;
     }
   }
@@ -295,7 +300,8 @@ final class WorkflowCommands {
 
     @Option(
         names = "--status",
-        description = "Only runs in this status: running, succeeded, failed, interrupted.")
+        description =
+            "Only runs in this status: running, succeeded, failed, interrupted, cancelled.")
     String status;
 
     @Option(names = "--since", description = "Only runs started at or after this ISO-8601 instant.")
@@ -352,6 +358,46 @@ final class WorkflowCommands {
           });
     }
   }
+
+  @Command(
+      name = "cancel",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Stop a running (or interrupted) run: its running step's processes are ended, no later"
+            + " step starts, and the run ends cancelled with who stopped it and when in its trace.",
+        "Prints the trace; exits 0 once the run is cancelled, 1 when it already ended."
+      })
+  static final class RunsCancel implements Callable<Integer> {
+    private final Io io;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "The run id.")
+    String runId;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, kept in the trace.")
+    String reason;
+
+    RunsCancel(Io io) {
+      this.io = io;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+      return guarded(
+          io,
+          () -> {
+            tools.jackson.databind.JsonNode trace =
+                new Services(io).workflows().cancel(runId, CANCELLED_BY_PERSON, reason);
+            print(io, trace);
+            return trace.path("status").asString("").equals("cancelled")
+                ? CortexCommand.OK
+                : CortexCommand.FAILED;
+          });
+    }
+  }
+
+  /** Who stops a run through {@code cortex runs cancel}. */
+  static final String CANCELLED_BY_PERSON =
+      "person through cortex runs cancel (user " + System.getProperty("user.name", "?") + ")";
 
   @Command(
       name = "resume",

@@ -2,6 +2,7 @@ package dev.cortex.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

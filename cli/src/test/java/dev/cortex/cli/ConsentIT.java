@@ -3,6 +3,8 @@ package dev.cortex.cli;
 import static dev.cortex.cli.EvidenceServer.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.RawStdio;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,7 +185,7 @@ class ConsentIT {
       throws Exception {
     Map<String, String> env = FakeZenity.env(CortexProcess.env(home), work, "sleep 1.5\nexit 0");
     env.put("CORTEX_CONFIRM_GRACE_SECONDS", "1");
-    try (RawMcp wire = new RawMcp(env, "{\"elicitation\":{}}", List.of())) {
+    try (RawStdio wire = RawStdio.initialized(env, "{\"elicitation\":{}}", List.of())) {
       wire.call(2, "run", ToolContract.JSON.writeValueAsString(greet()));
 
       JsonNode asked = wire.until("elicitation/create", 2);
@@ -210,7 +212,7 @@ class ConsentIT {
             "trap 'echo closed > \"" + closed + "\"; exit 1' TERM\nsleep 60 &\nwait");
     env.put("CORTEX_CONFIRM_CHANNELS", "native,elicitation");
     env.put("CORTEX_CONFIRM_GRACE_SECONDS", "0");
-    try (RawMcp wire = new RawMcp(env, "{\"elicitation\":{}}", List.of())) {
+    try (RawStdio wire = RawStdio.initialized(env, "{\"elicitation\":{}}", List.of())) {
       wire.call(2, "run", ToolContract.JSON.writeValueAsString(greet()));
 
       JsonNode asked = wire.until("elicitation/create", 2);

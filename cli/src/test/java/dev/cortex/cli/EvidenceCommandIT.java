@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.evidence.EvidenceGroup;
 import dev.cortex.storage.Database;
+import dev.cortex.testing.CortexProcess;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -3,6 +3,7 @@ package dev.cortex.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.cli.ToolContract.Outcome;
+import dev.cortex.testing.CortexProcess;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;

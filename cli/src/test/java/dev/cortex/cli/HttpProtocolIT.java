@@ -1,7 +1,12 @@
 package dev.cortex.cli;
 
+import static dev.cortex.testing.JsonRpcLines.ping;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexHttp;
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.JsonRpcLines;
+import dev.cortex.testing.RawStdio;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import java.io.InputStream;
@@ -13,11 +18,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /** The guards of the streamable HTTP transport, against the built program. */
 class HttpProtocolIT {
@@ -26,14 +34,14 @@ class HttpProtocolIT {
           + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
 
   @TempDir static Path home;
-  static HttpServer server;
+  static CortexHttp server;
   static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() throws Exception {
     Map<String, String> env = CortexProcess.env(home);
     env.put("CORTEX_MCP_HTTP_MAX_BODY_BYTES", "2000");
-    server = HttpServer.start(env, "--bundles", "core");
+    server = CortexHttp.start(env, "--bundles", "core");
   }
 
   @AfterAll
@@ -104,15 +112,193 @@ class HttpProtocolIT {
   }
 
   @Test
-  void toolsCallWithMalformedArguments_is400InvalidParams() throws Exception {
+  void toolsCallWithMalformedArguments_isAnsweredInvalidParams() throws Exception {
     HttpResponse<String> response =
         post(
             "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"current_time\",\"arguments\":\"x\"}}",
             "Mcp-Session-Id",
-            "any");
+            server.session());
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(error(response).path("code").asInt()).isEqualTo(-32602);
+    assertThat(body(response).path("id").asInt()).isEqualTo(5);
+    assertThat(response.body()).doesNotContain("Exception");
+  }
+
+  // ---- JSON-RPC 2.0 and MCP 2025-11-25 edges
+
+  @Test
+  void methodThatIsNotAString_withoutId_is400InvalidRequestWithNullId() throws Exception {
+    HttpResponse<String> response =
+        post("{\"jsonrpc\":\"2.0\",\"method\":1}", "Mcp-Session-Id", server.session());
 
     assertThat(response.statusCode()).isEqualTo(400);
-    assertThat(response.body()).contains("-32602").doesNotContain("Exception");
+    assertThat(error(response).path("code").asInt()).isEqualTo(-32600);
+    assertThat(body(response).path("id").isNull()).isTrue();
+  }
+
+  @Test
+  void methodThatIsNotAString_withId_is400InvalidRequestWithThatId() throws Exception {
+    HttpResponse<String> response =
+        post("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":1}", "Mcp-Session-Id", server.session());
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(error(response).path("code").asInt()).isEqualTo(-32600);
+    assertThat(body(response).path("id").asInt()).isEqualTo(5);
+  }
+
+  @Test
+  void jsonrpcOtherThan2_is400InvalidRequest() throws Exception {
+    HttpResponse<String> response =
+        post(
+            "{\"jsonrpc\":\"1.0\",\"id\":6,\"method\":\"ping\"}",
+            "Mcp-Session-Id",
+            server.session());
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(error(response).path("code").asInt()).isEqualTo(-32600);
+    assertThat(body(response).path("id").asInt()).isEqualTo(6);
+  }
+
+  @Test
+  void unparsableBody_is400ParseError() throws Exception {
+    HttpResponse<String> response = post("{\"jsonrpc\":", "Mcp-Session-Id", server.session());
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(error(response).path("code").asInt()).isEqualTo(-32700);
+  }
+
+  @Test
+  void bodyOfNull_is400InvalidRequestWithoutInternals() throws Exception {
+    HttpResponse<String> response = post("null", "Mcp-Session-Id", server.session());
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(error(response).path("code").asInt()).isEqualTo(-32600);
+    assertThat(response.body()).doesNotContain("java").doesNotContain("Cannot invoke");
+  }
+
+  @Test
+  void unsupportedProtocolVersionHeader_is400_supportedOneIsServed() throws Exception {
+    String session = server.session();
+    HttpResponse<String> unsupported =
+        post(ping(7), "Mcp-Session-Id", session, "MCP-Protocol-Version", "1999-01-01");
+    HttpResponse<String> supported =
+        post(ping(8), "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-11-25");
+
+    assertThat(unsupported.statusCode()).isEqualTo(400);
+    assertThat(error(unsupported).path("message").asString()).contains("1999-01-01");
+    assertThat(supported.statusCode()).isEqualTo(200);
+    assertThat(supported.body()).contains("\"result\"");
+  }
+
+  @Test
+  void sseEvents_haveIdsOfTheirOwn_notTheSessionId() throws Exception {
+    String session = server.session();
+    List<String> ids = new ArrayList<>();
+    for (int id = 20; id < 23; id++) {
+      HttpResponse<String> response = post(ping(id), "Mcp-Session-Id", session);
+      response.body().lines().filter(l -> l.startsWith("id:")).forEach(ids::add);
+    }
+
+    assertThat(ids).hasSize(3).doesNotHaveDuplicates();
+    assertThat(ids).noneMatch(line -> line.contains(session));
+  }
+
+  @Test
+  void paginationCursor_onEveryList_isInvalidParams() throws Exception {
+    String session = server.session();
+    for (String list : List.of("tools/list", "prompts/list", "resources/list")) {
+      HttpResponse<String> response =
+          post(
+              "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\""
+                  + list
+                  + "\",\"params\":{\"cursor\":\"bogus\"}}",
+              "Mcp-Session-Id",
+              session);
+
+      assertThat(error(response).path("code").asInt()).as(list).isEqualTo(-32602);
+      assertThat(error(response).path("message").asString()).as(list).contains("cursor");
+    }
+  }
+
+  @Test
+  void unknownTool_isInvalidParamsNamingItWithCodeUnknownTool() throws Exception {
+    HttpResponse<String> response =
+        post(JsonRpcLines.toolsCall(10, "no_such_tool", "{}"), "Mcp-Session-Id", server.session());
+
+    JsonNode error = error(response);
+    assertThat(error.path("code").asInt()).isEqualTo(-32602);
+    assertThat(error.path("message").asString())
+        .contains("no_such_tool")
+        .contains("current_time")
+        .doesNotContain("invalid_tool_name");
+    assertThat(error.path("data").path("code").asString()).isEqualTo("UNKNOWN_TOOL");
+  }
+
+  @Test
+  void answerForARequestTheSessionNeverGot_is400NotServerError() throws Exception {
+    HttpResponse<String> response =
+        post(
+            "{\"jsonrpc\":\"2.0\",\"id\":\"elicitation-of-another-session\",\"result\":{}}",
+            "Mcp-Session-Id",
+            server.session());
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(error(response).path("code").asInt()).isEqualTo(-32600);
+    assertThat(error(response).path("message").asString())
+        .contains("elicitation-of-another-session");
+    assertThat(response.body()).doesNotContain("Exception").doesNotContain("unknown id");
+  }
+
+  @Test
+  void idleSessions_expire() throws Exception {
+    Map<String, String> env = CortexProcess.env(home);
+    env.put("CORTEX_MCP_HTTP_SESSION_IDLE_SECONDS", "1");
+    try (CortexHttp short_ = CortexHttp.start(env, "--bundles", "core")) {
+      String session = short_.session();
+      assertThat(short_.post(ping(2), "Mcp-Session-Id", session).statusCode()).isEqualTo(200);
+
+      // Every request of a session keeps it alive: only time without one lets it expire.
+      Thread.sleep(1500);
+      HttpResponse<String> late = short_.post(ping(3), "Mcp-Session-Id", session);
+
+      assertThat(late.statusCode()).isEqualTo(404);
+      assertThat(error(late).path("message").asString()).contains("expired");
+      assertThat(short_.session()).as("a new session can start").isNotEqualTo(session);
+    }
+  }
+
+  @Test
+  void sessionsPastTheCap_closeTheLeastRecentlyUsed() throws Exception {
+    Map<String, String> env = CortexProcess.env(home);
+    env.put("CORTEX_MCP_HTTP_MAX_SESSIONS", "2");
+    try (CortexHttp capped = CortexHttp.start(env, "--bundles", "core")) {
+      String first = capped.session();
+      String second = capped.session();
+      String third = capped.session();
+
+      assertThat(capped.post(ping(2), "Mcp-Session-Id", first).statusCode()).isEqualTo(404);
+      assertThat(capped.post(ping(3), "Mcp-Session-Id", second).statusCode()).isEqualTo(200);
+      assertThat(capped.post(ping(4), "Mcp-Session-Id", third).statusCode()).isEqualTo(200);
+    }
+  }
+
+  static JsonNode body(HttpResponse<String> response) {
+    String text = response.body().strip();
+    if (text.startsWith("id:") || text.startsWith("event:") || text.startsWith("data:")) {
+      text =
+          text.lines()
+              .filter(l -> l.startsWith("data:"))
+              .reduce((a, b) -> b)
+              .orElseThrow()
+              .substring(5)
+              .strip();
+    }
+    return RawStdio.JSON.readTree(text);
+  }
+
+  static JsonNode error(HttpResponse<String> response) {
+    return body(response).path("error");
   }
 
   @Test
@@ -162,7 +348,7 @@ class HttpProtocolIT {
   void configuredToken_isRequired() throws Exception {
     Map<String, String> env = CortexProcess.env(home);
     env.put("CORTEX_MCP_HTTP_TOKEN", "s3cret-token");
-    try (HttpServer guarded = HttpServer.start(env, "--bundles", "core")) {
+    try (CortexHttp guarded = CortexHttp.start(env, "--bundles", "core")) {
       HttpRequest.Builder request =
           HttpRequest.newBuilder(URI.create(guarded.url))
               .header("Content-Type", "application/json")

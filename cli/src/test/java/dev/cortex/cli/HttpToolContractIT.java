@@ -1,16 +1,18 @@
 package dev.cortex.cli;
 
+import dev.cortex.testing.CortexHttp;
+import dev.cortex.testing.CortexProcess;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The tool contract over MCP on streamable HTTP, with the Java SDK client. */
 class HttpToolContractIT extends SdkClientContract {
-  static HttpServer server;
+  static CortexHttp server;
 
   @BeforeAll
   static void connect() throws Exception {
-    server = HttpServer.start(CortexProcess.env(home), "--bundles", "core,evidence");
+    server = CortexHttp.start(CortexProcess.env(home), "--bundles", "core,evidence");
     client =
         McpClients.connect(
             HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.port)

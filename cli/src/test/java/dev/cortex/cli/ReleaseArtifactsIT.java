@@ -2,6 +2,8 @@ package dev.cortex.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.RawStdio;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -191,11 +193,12 @@ class ReleaseArtifactsIT {
    */
   private static String assertServes(List<String> command, Map<String, String> env)
       throws IOException {
-    try (RawMcp mcp = new RawMcp(command, env, "{}")) {
+    try (RawStdio mcp = RawStdio.spawn(command, env)) {
+      mcp.initialize("{}");
       mcp.call(2, "cortex_health", "{}");
       JsonNode health = mcp.until("", 2);
       assertThat(health.path("result").path("isError").asBoolean(true))
-          .as("health: %s; stderr: %s", health, mcp.stderr)
+          .as("health: %s; stderr: %s", health, mcp.stderr())
           .isFalse();
       assertThat(health.path("result").path("structuredContent").path("version").asString())
           .isEqualTo(version);

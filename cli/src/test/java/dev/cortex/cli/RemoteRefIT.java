@@ -3,6 +3,7 @@ package dev.cortex.cli;
 import static dev.cortex.cli.EvidenceServer.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexProcess;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,8 @@ package dev.cortex.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.cli.ToolContract.Outcome;
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.RawStdio;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
@@ -146,7 +148,7 @@ class RemoteToolsIT {
     Path child = files.resolve("cancel-child");
     Map<String, String> env = new HashMap<>(CortexProcess.env(serverHome));
     env.put("CORTEX_MCP_BUNDLES", "core");
-    try (RawMcp raw = new RawMcp(env, "{}", List.of())) {
+    try (RawStdio raw = RawStdio.initialized(env, "{}", List.of())) {
       raw.call(
           7,
           "remote_bash",

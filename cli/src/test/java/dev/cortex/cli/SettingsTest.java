@@ -128,4 +128,19 @@ class SettingsTest {
             () -> Settings.load(home, Map.of("CORTEX_TEMPORAL_HEARTBEAT_TIMEOUT", "soon")))
         .hasMessageContaining("CORTEX_TEMPORAL_HEARTBEAT_TIMEOUT: 'soon' is not a duration");
   }
+
+  @Test
+  void load_storageSynchronous_isReadAndChecked() throws Exception {
+    assertThat(Settings.load(home, Map.of()).synchronous())
+        .isEqualTo(dev.cortex.storage.Synchronous.NORMAL);
+    Files.writeString(file, "[storage]\nsynchronous = \"FULL\"\n");
+    assertThat(Settings.load(home, Map.of()).synchronous())
+        .isEqualTo(dev.cortex.storage.Synchronous.FULL);
+
+    Files.writeString(file, "[storage]\nsynchronous = \"sometimes\"\n");
+    assertThatThrownBy(() -> Settings.load(home, Map.of()))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining(file + ": [storage] synchronous")
+        .hasMessageContaining("NORMAL or FULL");
+  }
 }

@@ -3,6 +3,7 @@ package dev.cortex.cli;
 import static dev.cortex.cli.EvidenceServer.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexProcess;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;

@@ -1,12 +1,11 @@
 package dev.cortex.cli;
 
+import static dev.cortex.testing.JsonRpcLines.ping;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.JsonRpcLines;
+import dev.cortex.testing.RawStdio;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,69 +14,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Raw JSON-RPC lines against {@code cortex mcp} on stdio: framing, bad input, end of input. */
 class StdioProtocolIT {
-  static final JsonMapper JSON = JsonMapper.builder().build();
-  static final String INITIALIZE =
-      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-          + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
-  static final String INITIALIZED =
-      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+  static final String INITIALIZE = JsonRpcLines.INITIALIZE;
+  static final String INITIALIZED = JsonRpcLines.INITIALIZED;
 
   @TempDir Path home;
-
-  /** A server on stdio driven line by line. */
-  final class Session implements AutoCloseable {
-    final Process process;
-    final OutputStream stdin;
-    final BufferedReader stdout;
-    final StringBuffer stderr = new StringBuffer();
-
-    Session(Map<String, String> env, String... args) throws IOException {
-      process = CortexProcess.start(env, args);
-      stdin = process.getOutputStream();
-      stdout =
-          new BufferedReader(
-              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      Thread pump =
-          new Thread(
-              () -> {
-                try {
-                  stderr.append(
-                      new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-                } catch (IOException ignored) {
-                  // process ended
-                }
-              });
-      pump.setDaemon(true);
-      pump.start();
-    }
-
-    void send(String line) throws IOException {
-      stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-      stdin.flush();
-    }
-
-    JsonNode receive() throws IOException {
-      String line = stdout.readLine();
-      assertThat(line).as("server closed stdout; stderr: %s", stderr).isNotNull();
-      return JSON.readTree(line);
-    }
-
-    JsonNode initialize() throws IOException {
-      send(INITIALIZE);
-      JsonNode result = receive();
-      send(INITIALIZED);
-      return result;
-    }
-
-    @Override
-    public void close() {
-      process.destroyForcibly();
-    }
-  }
 
   Map<String, String> env() {
     return CortexProcess.env(home);
@@ -85,14 +28,14 @@ class StdioProtocolIT {
 
   @Test
   void malformedLine_isAnsweredWithParseError_andServerKeepsServing() throws Exception {
-    try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
-      s.initialize();
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
 
       s.send("this is {not json");
-      JsonNode error = s.receive();
+      JsonNode error = s.next();
       s.send(
           "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"current_time\",\"arguments\":{\"timezone\":\"UTC\"}}}");
-      JsonNode answer = s.receive();
+      JsonNode answer = s.next();
 
       assertThat(error.path("error").path("code").asInt()).isEqualTo(-32700);
       assertThat(error.path("id").isNull()).isTrue();
@@ -104,13 +47,13 @@ class StdioProtocolIT {
 
   @Test
   void batch_isRefused_andServerKeepsServing() throws Exception {
-    try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
-      s.initialize();
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
 
       s.send("[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
-      JsonNode refused = s.receive();
+      JsonNode refused = s.next();
       s.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
-      JsonNode pong = s.receive();
+      JsonNode pong = s.next();
 
       assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32600);
       assertThat(refused.path("error").path("message").asString()).contains("batch");
@@ -121,11 +64,11 @@ class StdioProtocolIT {
 
   @Test
   void jsonThatIsNotJsonRpc_isInvalidRequestWithItsId() throws Exception {
-    try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
-      s.initialize();
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
 
       s.send("{\"id\":9,\"hello\":\"world\"}");
-      JsonNode error = s.receive();
+      JsonNode error = s.next();
 
       assertThat(error.path("error").path("code").asInt()).isEqualTo(-32600);
       assertThat(error.path("id").asInt()).isEqualTo(9);
@@ -133,20 +76,25 @@ class StdioProtocolIT {
   }
 
   @Test
-  void toolsCallWithMalformedParams_isInvalidParamsWithoutInternals() throws Exception {
-    try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
-      s.initialize();
+  void toolsCallWithMalformedParams_isRefusedWithoutInternals() throws Exception {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
 
       s.send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":\"x\"}");
-      JsonNode notObject = s.receive();
+      JsonNode notObject = s.next();
       s.send("{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"tools/call\"}");
-      JsonNode missing = s.receive();
+      JsonNode missing = s.next();
       s.send(
           "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"tools/call\",\"params\":{\"name\":\"current_time\",\"arguments\":\"x\"}}");
-      JsonNode badArguments = s.receive();
+      JsonNode badArguments = s.next();
 
-      for (JsonNode error : List.of(notObject, missing, badArguments)) {
+      assertThat(notObject.path("error").path("code").asInt())
+          .as("params that are no structure: an invalid request")
+          .isEqualTo(-32600);
+      for (JsonNode error : List.of(missing, badArguments)) {
         assertThat(error.path("error").path("code").asInt()).as(error.toString()).isEqualTo(-32602);
+      }
+      for (JsonNode error : List.of(notObject, missing, badArguments)) {
         assertThat(error.toString())
             .doesNotContain("Exception")
             .doesNotContain("io.modelcontextprotocol")
@@ -159,33 +107,110 @@ class StdioProtocolIT {
   }
 
   @Test
-  void unknownTool_isProtocolErrorNamingIt() throws Exception {
-    try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
-      s.initialize();
+  void unknownTool_isInvalidParamsNamingItWithCodeUnknownTool() throws Exception {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
+
+      s.send(JsonRpcLines.toolsCall(4, "no_such_tool", "{}"));
+      JsonNode error = s.next();
+
+      assertThat(error.path("id").asInt()).isEqualTo(4);
+      assertThat(error.path("error").path("code").asInt()).isEqualTo(-32602);
+      assertThat(error.path("error").path("message").asString())
+          .contains("no_such_tool")
+          .contains("current_time")
+          .doesNotContain("invalid_tool_name");
+      assertThat(error.path("error").path("data").path("code").asString())
+          .isEqualTo("UNKNOWN_TOOL");
+    }
+  }
+
+  // ---- JSON-RPC 2.0 and MCP 2025-11-25 edges
+
+  @Test
+  void requestBeforeInitialize_isAnsweredInvalidRequest_pingIsAnswered() throws Exception {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", ping(2));
+      JsonNode early = s.next();
+      JsonNode pong = s.next();
+      s.send(INITIALIZE.replace("\"id\":1", "\"id\":3"));
+      JsonNode initialized = s.next();
+
+      assertThat(early.path("id").asInt()).isEqualTo(1);
+      assertThat(early.path("error").path("code").asInt()).isEqualTo(-32600);
+      assertThat(early.path("error").path("message").asString()).contains("initialize");
+      assertThat(pong.path("id").asInt()).isEqualTo(2);
+      assertThat(pong.has("result")).isTrue();
+      assertThat(initialized.path("result").has("serverInfo")).isTrue();
+    }
+  }
+
+  @Test
+  void methodThatIsNotAString_isInvalidRequest_withTheIdWhenThereIsOne() throws Exception {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
+
+      s.send("{\"jsonrpc\":\"2.0\",\"method\":1}", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":1}");
+      JsonNode withoutId = s.next();
+      JsonNode withId = s.next();
+
+      assertThat(withoutId.path("error").path("code").asInt()).isEqualTo(-32600);
+      assertThat(withoutId.path("id").isNull()).isTrue();
+      assertThat(withId.path("error").path("code").asInt()).isEqualTo(-32600);
+      assertThat(withId.path("id").asInt()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void jsonrpcOtherThan2_isInvalidRequest() throws Exception {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
 
       s.send(
-          "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"no_such_tool\",\"arguments\":{}}}");
-      JsonNode error = s.receive();
+          "{\"jsonrpc\":\"1.0\",\"id\":6,\"method\":\"ping\"}", "{\"id\":7,\"method\":\"ping\"}");
+      JsonNode old = s.next();
+      JsonNode missing = s.next();
 
-      assertThat(error.path("error").path("code").asInt()).isEqualTo(-32602);
-      assertThat(error.toString()).contains("no_such_tool");
+      assertThat(List.of(old, missing))
+          .allSatisfy(n -> assertThat(n.path("error").path("code").asInt()).isEqualTo(-32600));
+      assertThat(List.of(old, missing)).extracting(n -> n.path("id").asInt()).containsExactly(6, 7);
+    }
+  }
+
+  @Test
+  void paginationCursor_onEveryList_isInvalidParams() throws Exception {
+    try (RawStdio s = RawStdio.start(env(), "mcp")) {
+      s.initialize("{}");
+      List<String> lists = List.of("tools/list", "prompts/list", "resources/list");
+      for (int i = 0; i < lists.size(); i++) {
+        s.send(
+            "{\"jsonrpc\":\"2.0\",\"id\":"
+                + (10 + i)
+                + ",\"method\":\""
+                + lists.get(i)
+                + "\",\"params\":{\"cursor\":\"bogus\"}}");
+      }
+
+      for (int i = 0; i < lists.size(); i++) {
+        JsonNode error = s.next();
+        assertThat(error.path("id").asInt()).isEqualTo(10 + i);
+        assertThat(error.path("error").path("code").asInt()).as(lists.get(i)).isEqualTo(-32602);
+      }
+      s.send("{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"prompts/list\",\"params\":{}}");
+      assertThat(s.next().path("result").path("prompts").isArray()).isTrue();
     }
   }
 
   @Test
   void endOfInput_exitsPromptlyWithCodeZero_afterAnsweringEveryRequest() throws Exception {
-    try (Session s = new Session(env(), "mcp", "--bundles", "core,evidence")) {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core,evidence")) {
       s.send(INITIALIZE);
       s.send(INITIALIZED);
       s.send(
           "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"cortex_health\",\"arguments\":{}}}");
-      s.stdin.close();
+      s.closeInput();
 
-      List<JsonNode> lines = new ArrayList<>();
-      String line;
-      while ((line = s.stdout.readLine()) != null) {
-        lines.add(JSON.readTree(line));
-      }
+      List<JsonNode> lines = s.rest();
 
       assertThat(s.process.waitFor(20, TimeUnit.SECONDS)).as("exited after stdin closed").isTrue();
       assertThat(s.process.exitValue()).isZero();
@@ -196,12 +221,10 @@ class StdioProtocolIT {
 
   @Test
   void notATerminal_printsNoConnectionHint() throws Exception {
-    try (Session s = new Session(env(), "mcp", "--bundles", "core")) {
-      s.initialize();
-      s.stdin.close();
-      s.process.waitFor(20, TimeUnit.SECONDS);
-
-      assertThat(s.stderr.toString()).doesNotContain("mcpServers");
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core")) {
+      s.initialize("{}");
+      s.closeInput();
+      assertThat(s.stderrAtExit()).doesNotContain("mcpServers");
     }
   }
 
@@ -260,6 +283,7 @@ class StdioProtocolIT {
             "run",
             "runs_list",
             "runs_show",
+            "runs_cancel",
             "status");
   }
 
@@ -299,11 +323,11 @@ class StdioProtocolIT {
     String[] args = new String[1 + bundleArgs.length];
     args[0] = "mcp";
     System.arraycopy(bundleArgs, 0, args, 1, bundleArgs.length);
-    try (Session s = new Session(env, args)) {
-      s.initialize();
+    try (RawStdio s = RawStdio.start(env, args)) {
+      s.initialize("{}");
       s.send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
       List<String> names = new ArrayList<>();
-      s.receive().path("result").path("tools").forEach(t -> names.add(t.path("name").asString()));
+      s.next().path("result").path("tools").forEach(t -> names.add(t.path("name").asString()));
       return names;
     }
   }

@@ -1,5 +1,6 @@
 package dev.cortex.cli;
 
+import dev.cortex.testing.CortexProcess;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import java.util.List;

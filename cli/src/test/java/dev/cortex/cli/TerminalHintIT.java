@@ -2,6 +2,7 @@ package dev.cortex.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

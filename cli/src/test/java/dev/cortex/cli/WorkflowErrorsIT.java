@@ -4,6 +4,7 @@ import static dev.cortex.cli.EvidenceServer.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.cli.ToolContract.Outcome;
+import dev.cortex.testing.CortexProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

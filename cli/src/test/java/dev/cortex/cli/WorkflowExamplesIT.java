@@ -6,6 +6,7 @@ import static dev.cortex.cli.WorkflowServer.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.cortex.testing.CortexProcess;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
@@ -222,10 +223,11 @@ class WorkflowExamplesIT {
     assertThat(elided.path("bytes").asInt()).isGreaterThan(2048);
     assertThat(elided.path("note").asString())
         .startsWith("Output of ")
-        .endsWith(
+        .contains(
             " elided. Fetch it with runs_show {\"run_id\":\""
                 + runId
-                + "\",\"activity\":\"orders\"}");
+                + "\",\"activity\":\"orders\"}")
+        .endsWith("(an answer over 100000 characters comes as a file and a 2 KB preview).");
     assertThat(elided.path("runs_show"))
         .isEqualTo(json("{\"run_id\":\"" + runId + "\",\"activity\":\"orders\"}"));
     JsonNode totals = step(trace, "totals");

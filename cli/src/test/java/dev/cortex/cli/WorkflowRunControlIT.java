@@ -5,11 +5,13 @@ import static dev.cortex.cli.WorkflowServer.example;
 import static dev.cortex.cli.WorkflowServer.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.JsonRpcLines;
+import dev.cortex.testing.RawStdio;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,104 +37,13 @@ class WorkflowRunControlIT {
   @TempDir Path home;
   @TempDir Path work;
 
-  /** {@code cortex mcp} on stdio spoken to in raw JSON-RPC lines, to see the wire's order. */
-  static final class Wire implements AutoCloseable {
-    final Process process;
-    final OutputStream stdin;
-    final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    final StringBuffer stderr = new StringBuffer();
-
-    /** The server confirms runs through a native dialog that approves: the wire has no other. */
-    Wire(Path home) throws IOException {
-      process =
-          CortexProcess.start(
-              FakeZenity.env(CortexProcess.env(home), home, FakeZenity.APPROVE), "mcp");
-      stdin = process.getOutputStream();
-      pump(
-          () -> {
-            BufferedReader out =
-                new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            for (String line = out.readLine(); line != null; line = out.readLine()) {
-              lines.add(line);
-            }
-            lines.add("EOF");
-          });
-      pump(
-          () ->
-              stderr.append(
-                  new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)));
-      send(StdioProtocolIT.INITIALIZE);
-      assertThat(next().path("id").asInt()).isEqualTo(1);
-      send(StdioProtocolIT.INITIALIZED);
-    }
-
-    interface Body {
-      void run() throws IOException;
-    }
-
-    private static void pump(Body body) {
-      Thread thread =
-          new Thread(
-              () -> {
-                try {
-                  body.run();
-                } catch (IOException ignored) {
-                  // the process ended
-                }
-              });
-      thread.setDaemon(true);
-      thread.start();
-    }
-
-    void send(String line) throws IOException {
-      stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-      stdin.flush();
-    }
-
-    /** The next message, or null at the end of the output. */
-    JsonNode next() {
-      String line;
-      try {
-        line = lines.poll(LIMIT.toSeconds(), TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-      assertThat(line).as("no message within %s; stderr: %s", LIMIT, stderr).isNotNull();
-      return line.equals("EOF") ? null : ToolContract.JSON.readTree(line);
-    }
-
-    /** Sends a tools/call and returns the messages up to and including its response. */
-    List<JsonNode> call(int id, String tool, String arguments, List<JsonNode> seen)
-        throws IOException {
-      send(toolsCall(id, tool, arguments, null));
-      while (true) {
-        JsonNode message = next();
-        assertThat(message).as("output ended; stderr: %s", stderr).isNotNull();
-        seen.add(message);
-        if (message.path("id").asInt(-1) == id && !message.has("method")) {
-          return seen;
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      process.destroyForcibly();
-    }
-  }
-
-  static String toolsCall(int id, String tool, String arguments, String progressToken) {
-    String meta =
-        progressToken == null ? "" : ",\"_meta\":{\"progressToken\":\"" + progressToken + "\"}";
-    return "{\"jsonrpc\":\"2.0\",\"id\":"
-        + id
-        + ",\"method\":\"tools/call\",\"params\":{\"name\":\""
-        + tool
-        + "\",\"arguments\":"
-        + arguments
-        + meta
-        + "}}";
+  /**
+   * {@code cortex mcp} on stdio spoken to in raw JSON-RPC lines, to see the wire's order; it
+   * confirms runs through a native dialog that approves: the wire has no other channel.
+   */
+  static RawStdio wire(Path home) throws IOException {
+    return RawStdio.initialized(
+        FakeZenity.env(CortexProcess.env(home), home, FakeZenity.APPROVE), "{}", List.of());
   }
 
   static String quoted(String text) {
@@ -198,11 +107,10 @@ class WorkflowRunControlIT {
 
   @Test
   void progress_onTheWire_planAndEveryStepPrecedeTheResultInOrder() throws Exception {
-    try (Wire wire = new Wire(home)) {
-      wire.send(toolsCall(2, "run", pipelineArguments(), "wire-1"));
+    try (RawStdio wire = wire(home)) {
+      wire.send(JsonRpcLines.toolsCall(2, "run", pipelineArguments(), "wire-1"));
       List<JsonNode> messages = new ArrayList<>();
       for (JsonNode m = wire.next(); ; m = wire.next()) {
-        assertThat(m).as("output ended; stderr: %s", wire.stderr).isNotNull();
         messages.add(m);
         if (m.path("id").asInt(-1) == 2 && !m.has("method")) {
           break;
@@ -248,8 +156,9 @@ class WorkflowRunControlIT {
                 kind: transform
                 with: {expression: '"done"'}
             """);
-    try (Wire wire = new Wire(home)) {
-      wire.send(toolsCall(2, "run", "{\"workflow\":" + quoted(sleepy) + "}", "cancel-1"));
+    try (RawStdio wire = wire(home)) {
+      wire.send(
+          JsonRpcLines.toolsCall(2, "run", "{\"workflow\":" + quoted(sleepy) + "}", "cancel-1"));
       List<JsonNode> seen = new ArrayList<>();
       JsonNode plan = wire.next();
       while (!plan.path("params").path("message").asString().startsWith("plan: run ")) {
@@ -284,10 +193,8 @@ class WorkflowRunControlIT {
       List<JsonNode> shown =
           wire.call(999, "runs_show", "{\"run_id\":" + quoted(runId) + "}", new ArrayList<>());
       seen.addAll(shown);
-      wire.stdin.close();
-      for (JsonNode m = wire.next(); m != null; m = wire.next()) {
-        seen.add(m);
-      }
+      wire.closeInput();
+      seen.addAll(wire.rest());
 
       assertThat(seen)
           .as("nothing answers the cancelled request")
@@ -298,7 +205,7 @@ class WorkflowRunControlIT {
       Path file = home.resolve("runs").resolve(runId + ".json");
       assertThat(file).exists();
       assertThat(ToolContract.JSON.readTree(file).path("status").asString()).isEqualTo("succeeded");
-      assertThat(wire.stderr.toString()).doesNotContain("Exception");
+      assertThat(wire.stderrAtExit()).doesNotContain("Exception");
     }
   }
 

@@ -6,12 +6,11 @@ import static dev.cortex.cli.WorkflowServer.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import java.io.BufferedReader;
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.JsonRpcLines;
+import dev.cortex.testing.RawStdio;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,9 +21,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -312,9 +308,9 @@ class WorkflowTemporalIT {
                 kind: transform
                 with: {expression: '"done"'}
             """);
-    try (RawServer wire = new RawServer(temporalEnv(home, "main"))) {
+    try (RawStdio wire = rawServer(temporalEnv(home, "main"))) {
       wire.send(
-          WorkflowRunControlIT.toolsCall(
+          JsonRpcLines.toolsCall(
               2,
               "run",
               "{\"workflow\":"
@@ -345,7 +341,7 @@ class WorkflowTemporalIT {
           .matches("step 3/3 'by_extension' succeeded in \\d+ ms: array of 1");
 
       wire.send(
-          WorkflowRunControlIT.toolsCall(
+          JsonRpcLines.toolsCall(
               3, "run", "{\"workflow\":" + WorkflowRunControlIT.quoted(sleepy) + "}", "cancel-1"));
       JsonNode plan = wire.next();
       assertThat(plan.path("params").path("message").asString()).startsWith("plan: run ");
@@ -359,18 +355,16 @@ class WorkflowTemporalIT {
       for (int id = 100; !status.equals("succeeded"); id++) {
         assertThat(Instant.now()).as("run %s still %s", runId, status).isBefore(deadline);
         wire.send(
-            WorkflowRunControlIT.toolsCall(
+            JsonRpcLines.toolsCall(
                 id, "runs_show", "{\"run_id\":" + WorkflowRunControlIT.quoted(runId) + "}", null));
-        JsonNode answer = wire.answer(id, seen);
+        JsonNode answer = wire.answerTo(id, seen);
         status = answer.path("result").path("structuredContent").path("status").asString();
         if (!status.equals("succeeded")) {
           Thread.sleep(100);
         }
       }
-      wire.stdin.close();
-      for (JsonNode m = wire.next(); m != null; m = wire.next()) {
-        seen.add(m);
-      }
+      wire.closeInput();
+      seen.addAll(wire.rest());
       assertThat(seen)
           .as("nothing answers the cancelled request")
           .noneMatch(m -> m.path("id").asInt(-1) == 3 && !m.has("method"));
@@ -440,97 +434,57 @@ class WorkflowTemporalIT {
     return last[0];
   }
 
-  /** {@code cortex mcp} on stdio with {@code env}, spoken to in raw JSON-RPC lines. */
-  static final class RawServer implements AutoCloseable {
-    final Process process;
-    final OutputStream stdin;
-    final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    final StringBuffer stderr = new StringBuffer();
+  @Test
+  void cortexRunsCancel_ofARunOnTemporal_endsItsProcessesAndStartsNoLaterStep() throws Exception {
+    Path marks = Files.createDirectories(work.resolve("cancel-marks"));
+    String manifest =
+        WorkflowServer.manifest(
+            work,
+            "stoppable-on-temporal",
+            """
+            name: stoppable-on-temporal
+            version: "1"
+            capabilities: [shell]
+            steps:
+              - id: work
+                kind: shell
+                with:
+                  script: "sleep 300 & echo $! > %1$s/pid.tmp; mv %1$s/pid.tmp %1$s/pid; sleep 300"
+              - id: after
+                kind: shell
+                with: {argv: [touch, "%1$s/after"]}
+            """
+                .formatted(marks));
+    Map<String, String> env = temporalEnv(home, "main");
+    CortexProcess.Finished started = CortexProcess.run(env, "run", manifest, "--detach");
+    assertThat(started.exitCode()).as(started.stderr()).isZero();
+    String runId = started.stdout().strip();
+    awaitTrue(() -> Files.exists(marks.resolve("pid")), "the step started on the worker");
+    long child = Long.parseLong(Files.readString(marks.resolve("pid")).strip());
 
-    RawServer(Map<String, String> env) throws IOException, InterruptedException {
-      // No elicitation on this raw wire: a fake zenity approves each run.
-      process =
-          CortexProcess.start(
-              FakeZenity.env(env, Files.createTempDirectory("zenity"), FakeZenity.APPROVE), "mcp");
-      stdin = process.getOutputStream();
-      Thread out =
-          new Thread(
-              () -> {
-                try (BufferedReader reader =
-                    new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    lines.add(line);
-                  }
-                } catch (IOException ignored) {
-                  // the process ended
-                }
-                lines.add("EOF");
-              });
-      Thread err =
-          new Thread(
-              () -> {
-                try {
-                  stderr.append(
-                      new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-                } catch (IOException ignored) {
-                  // the process ended
-                }
-              });
-      out.setDaemon(true);
-      err.setDaemon(true);
-      out.start();
-      err.start();
-      send(
-          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-              + "\"2025-06-18\",\"capabilities\":{\"elicitation\":{}},"
-              + "\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
-      assertThat(next().path("id").asInt()).isEqualTo(1);
-      send(StdioProtocolIT.INITIALIZED);
-    }
+    CortexProcess.Finished cancel = CortexProcess.run(env, "runs", "cancel", runId);
 
-    void send(String line) throws IOException {
-      stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-      stdin.flush();
-    }
+    assertThat(cancel.exitCode()).as(cancel.stdout() + cancel.stderr()).isZero();
+    JsonNode trace = ToolContract.JSON.readTree(cancel.stdout());
+    assertThat(trace.path("status").asString()).isEqualTo("cancelled");
+    assertThat(trace.path("engine").asString()).isEqualTo("temporal");
+    assertThat(trace.path("cancelled").path("by").asString())
+        .startsWith("person through cortex runs cancel");
+    assertThat(WorkflowServer.step(trace, "work").path("status").asString()).isEqualTo("cancelled");
+    assertThat(WorkflowServer.step(trace, "after").path("status").asString()).isEqualTo("pending");
+    awaitTrue(() -> !RunStopIT.running(child), "the step's background child ended");
+    assertThat(marks.resolve("after")).doesNotExist();
+  }
 
-    /**
-     * The next message, or null at the end of the output. A run's confirmation, asked through
-     * elicitation, is approved here as a person would, and not returned.
-     */
-    JsonNode next() throws InterruptedException, IOException {
-      while (true) {
-        String line = lines.poll(LIMIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(line).as("no message within %s; stderr: %s", LIMIT, stderr).isNotNull();
-        if (line.equals("EOF")) {
-          return null;
-        }
-        JsonNode message = ToolContract.JSON.readTree(line);
-        if (!message.path("method").asString().equals("elicitation/create")) {
-          return message;
-        }
-        send(
-            "{\"jsonrpc\":\"2.0\",\"id\":"
-                + message.path("id")
-                + ",\"result\":{\"action\":\"accept\",\"content\":{\"approve\":true}}}");
-      }
-    }
-
-    /** Reads messages up to the answer to {@code id}, keeping all of them in {@code seen}. */
-    JsonNode answer(int id, List<JsonNode> seen) throws InterruptedException, IOException {
-      while (true) {
-        JsonNode message = next();
-        assertThat(message).as("output ended; stderr: %s", stderr).isNotNull();
-        seen.add(message);
-        if (message.path("id").asInt(-1) == id && !message.has("method")) {
-          return message;
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      process.destroyForcibly();
-    }
+  /**
+   * {@code cortex mcp} on stdio with {@code env}, spoken to in raw JSON-RPC lines by a client that
+   * declares elicitation and approves each run's confirmation (a fake zenity approves too).
+   */
+  static RawStdio rawServer(Map<String, String> env) throws IOException {
+    return RawStdio.initialized(
+            FakeZenity.env(env, Files.createTempDirectory("zenity"), FakeZenity.APPROVE),
+            "{\"elicitation\":{}}",
+            List.of())
+        .approvingConfirmations();
   }
 }

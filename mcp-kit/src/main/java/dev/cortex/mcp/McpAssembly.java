@@ -47,9 +47,11 @@ public final class McpAssembly {
    * What a transport offers the tools beyond moving messages: withdrawing a question the server
    * asked the client, and telling a call that the client cancelled it.
    */
-  public record TransportHooks(RequestWithdrawal withdrawal, CallCancellations cancellations) {
-    public static final TransportHooks NONE =
-        new TransportHooks(RequestWithdrawal.NONE, CallCancellations.NONE);
+  public record TransportHooks(RequestWithdrawal withdrawal, CancelSignals cancellations) {
+    /** For a transport that can neither withdraw a question nor see a cancel. */
+    public static TransportHooks none() {
+      return new TransportHooks(RequestWithdrawal.NONE, new CancelSignals());
+    }
 
     public TransportHooks {
       Objects.requireNonNull(withdrawal, "withdrawal");
@@ -71,7 +73,7 @@ public final class McpAssembly {
         composition,
         invoker,
         identity,
-        TransportHooks.NONE,
+        TransportHooks.none(),
         new Sessions(SessionIdentity.NONE));
   }
 
@@ -165,13 +167,12 @@ public final class McpAssembly {
       Sessions sessions) {
     JsonNode args =
         request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
-    Object marker = request.meta() == null ? null : request.meta().get(CallCancellations.META_KEY);
+    Object token = request.meta() == null ? null : request.meta().get(CancelSignals.META_KEY);
     ToolContext.Caller caller =
         ToolContext.Caller.of(progressSink(exchange, request))
             .withElicitor(ClientElicitor.of(exchange, hooks.withdrawal()))
             .withSession(sessions.identity(), sessions.memory(exchange.sessionId()))
-            .withCancellation(
-                marker instanceof String text ? hooks.cancellations().of(text) : Cancellation.NONE);
+            .withCancellation(hooks.cancellations().signal(token));
     ToolOutcome outcome = invoker.call(name, args, caller);
     McpSchema.CallToolResult.Builder result =
         McpSchema.CallToolResult.builder()

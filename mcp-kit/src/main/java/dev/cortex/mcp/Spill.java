@@ -36,13 +36,18 @@ public final class Spill {
     if (limit <= 0 || text.length() <= limit) {
       return new SpillableText(text, false, null, text.length());
     }
+    return save(toolName, text, ".txt");
+  }
+
+  /** Writes {@code text} to a new file (named for the tool, ending in {@code extension}). */
+  SpillableText save(String toolName, String text, String extension) {
     String name =
         toolName
             + "-"
             + STAMP.format(clock.instant())
             + "-"
             + UUID.randomUUID().toString().substring(0, 8)
-            + ".txt";
+            + extension;
     Path file = directory.resolve(name);
     CortexHome.writeAtomically(file, text);
     return new SpillableText(preview(text), true, file.toAbsolutePath().toString(), text.length());

@@ -130,7 +130,13 @@ public final class ToolInvoker {
         log.error("{} returned a result outside its output schema: {}", name, outputProblems);
         return internal(name);
       }
-      return new ToolOutcome.Success(body, content);
+      String text = Json.write(body);
+      if (text.length() <= AnswerBound.MAX_CHARS) {
+        return new ToolOutcome.Success(body, text, content);
+      }
+      // Too large to answer: the file has it whole; the caller gets the pointer.
+      String spilled = AnswerBound.spill(name, text, home, clock);
+      return new ToolOutcome.Success(Json.mapper().readTree(spilled), spilled, content);
     } catch (ToolException e) {
       return new ToolOutcome.Failure(e.code(), e.getMessage());
     } catch (RuntimeException | StackOverflowError e) {

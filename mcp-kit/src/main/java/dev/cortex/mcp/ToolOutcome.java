@@ -18,14 +18,21 @@ public sealed interface ToolOutcome {
 
   boolean isError();
 
-  /** A successful call, with any content beyond the structured result. */
-  record Success(JsonNode body, List<Content> content) implements ToolOutcome {
+  /**
+   * A successful call: its body, the body as JSON text (written once), and any content beyond the
+   * structured result.
+   */
+  record Success(JsonNode body, String text, List<Content> content) implements ToolOutcome {
     public Success {
       content = List.copyOf(content);
     }
 
     public Success(JsonNode body) {
-      this(body, List.of());
+      this(body, Json.write(body), List.of());
+    }
+
+    public Success(JsonNode body, List<Content> content) {
+      this(body, Json.write(body), content);
     }
 
     @Override

@@ -8,6 +8,8 @@ import java.util.regex.Pattern;
  * One tool of a capability group: its name, documentation, schemas, hints, spill limit and the
  * handler that does the work. The same spec serves MCP and {@code cortex tools call}.
  *
+ * @param outputSchema the schema of a successful answer; it admits a spilled answer too (see {@link
+ *     AnswerBound})
  * @param spillLimit characters of text output above which the output is spilled to disk, or 0
  * @param blocking whether the tool may block for long (a process, a person, the network): such
  *     tools run on a worker thread so the server keeps reading requests meanwhile
@@ -43,6 +45,7 @@ public record ToolSpec(
     if (!"object".equals(inputSchema.get("type")) || !"object".equals(outputSchema.get("type"))) {
       throw new IllegalArgumentException("schemas of " + name + " must be objects");
     }
+    outputSchema = AnswerBound.admitSpilled(outputSchema);
     if (warmUpArguments != null && (!hints.readOnly() || hints.openWorld() || blocking)) {
       throw new IllegalArgumentException(
           "only read-only, closed-world, quick tools may be warmed up: " + name);

@@ -237,4 +237,42 @@ class ToolInvokerTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("write");
   }
+
+  @Test
+  void call_answerOverTheBound_isSavedWholeAndAnsweredWithPathLengthAndPreview() throws Exception {
+    String big = "é".repeat(AnswerBound.MAX_CHARS);
+    ToolSpec large =
+        tool("large", call -> Map.of("echoed", big))
+            .output(Schema.object().required("echoed", Schema.string("x")).build())
+            .build();
+
+    ToolOutcome outcome = call(invoker(large), "large", "{}");
+
+    assertThat(outcome.isError()).as(outcome.text()).isFalse();
+    assertThat(outcome.text().length()).isLessThan(AnswerBound.MAX_CHARS / 10);
+    assertThat(outcome.body().has("echoed")).isFalse();
+    var spilled = outcome.body().path("spilled");
+    Path file = Path.of(spilled.path("saved_to").asString());
+    String whole = Json.write(Map.of("echoed", big));
+    assertThat(Files.readString(file)).isEqualTo(whole);
+    assertThat(file.getFileName().toString()).startsWith("large-").endsWith(".json");
+    assertThat(file.getParent()).isEqualTo(temp.resolve("home").resolve("tmp/tool-results"));
+    assertThat(Files.getPosixFilePermissions(file))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(spilled.path("total_chars").asLong()).isEqualTo(whole.length());
+    assertThat(spilled.path("preview").asString()).isEqualTo(Spill.preview(whole));
+    assertThat(spilled.path("preview").asString().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .hasSizeLessThanOrEqualTo(Spill.PREVIEW_BYTES);
+    assertThat(new SchemaCheck(large.outputSchema()).problems(outcome.body()))
+        .as("a spilled answer fits the tool's output schema")
+        .isEmpty();
+  }
+
+  @Test
+  void call_answerWithinTheBound_isAnsweredWhole() {
+    ToolOutcome outcome = call(invoker(echo()), "echo", "{\"text\":\"hi\",\"times\":1}");
+
+    assertThat(outcome.body().path("echoed").asString()).as(outcome.text()).isEqualTo("hi");
+    assertThat(outcome.text()).isEqualTo("{\"echoed\":\"hi\"}");
+  }
 }

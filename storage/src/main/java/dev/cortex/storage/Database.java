@@ -38,7 +38,14 @@ public final class Database implements AutoCloseable {
 
   /** The database in {@code home}'s data directory, recording migrations in UTC system time. */
   public Database(CortexHome home, List<Area> areas) {
-    this(home.dataDir(), areas, Clock.systemUTC());
+    this(home, areas, Synchronous.NORMAL);
+  }
+
+  /**
+   * As {@link #Database(CortexHome, List)}, its commits made durable as {@code synchronous} says.
+   */
+  public Database(CortexHome home, List<Area> areas, Synchronous synchronous) {
+    this(home.dataDir(), areas, Clock.systemUTC(), DEFAULT_BUSY_TIMEOUT, synchronous);
   }
 
   public Database(Path dataDir, List<Area> areas, Clock clock) {
@@ -46,7 +53,12 @@ public final class Database implements AutoCloseable {
   }
 
   Database(Path dataDir, List<Area> areas, Clock clock, Duration busyTimeout) {
-    this.file = new DatabaseFile(dataDir.resolve(FILE_NAME));
+    this(dataDir, areas, clock, busyTimeout, Synchronous.NORMAL);
+  }
+
+  Database(
+      Path dataDir, List<Area> areas, Clock clock, Duration busyTimeout, Synchronous synchronous) {
+    this.file = new DatabaseFile(dataDir.resolve(FILE_NAME), synchronous);
     this.migrator = new Migrator(distinct(areas), Objects.requireNonNull(clock, "clock"), path());
     this.busyTimeout = Objects.requireNonNull(busyTimeout, "busyTimeout");
   }

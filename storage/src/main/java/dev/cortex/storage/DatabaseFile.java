@@ -21,7 +21,7 @@ import org.sqlite.SQLiteConfig;
  * The SQLite file on disk: creates it owner-only before SQLite first opens it, opens connections
  * with Cortex's pragmas, and keeps the {@code -wal} and {@code -shm} sidecars owner-only.
  */
-record DatabaseFile(Path path) {
+record DatabaseFile(Path path, Synchronous synchronous) {
   private static final Set<PosixFilePermission> OWNER_FILE =
       PosixFilePermissions.fromString("rw-------");
   private static final String[] SIDECARS = {"-wal", "-shm"};
@@ -89,9 +89,10 @@ record DatabaseFile(Path path) {
   /**
    * WAL lets readers and one writer work at once across processes. {@code synchronous=NORMAL} in
    * WAL mode keeps the database consistent and every committed transaction durable across a crash
-   * of the process; only a power loss or OS crash can lose the last commits.
+   * of the process; only a power loss or OS crash can lose the last commits. {@code FULL} syncs
+   * every commit to disk.
    */
-  private static void configure(Connection connection) throws SQLException {
+  private void configure(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       try (ResultSet mode = statement.executeQuery("PRAGMA journal_mode = WAL")) {
         String actual = mode.next() ? mode.getString(1) : "unknown";
@@ -100,7 +101,7 @@ record DatabaseFile(Path path) {
         }
       }
       statement.execute("PRAGMA foreign_keys = ON");
-      statement.execute("PRAGMA synchronous = NORMAL");
+      statement.execute("PRAGMA synchronous = " + synchronous.name());
     }
   }
 

@@ -112,6 +112,29 @@ class DatabaseTest {
   }
 
   @Test
+  void open_synchronousIsNormalUnlessFullIsAsked() throws Exception {
+    assertThat(single(db, "PRAGMA synchronous")).as("NORMAL").isEqualTo(1);
+
+    Path other = temp.resolve("full");
+    try (Database full =
+        new Database(
+            other, List.of(notes(3)), CLOCK, Database.DEFAULT_BUSY_TIMEOUT, Synchronous.FULL)) {
+      assertThat(single(full, "PRAGMA synchronous")).as("FULL").isEqualTo(2);
+    }
+  }
+
+  @Test
+  void synchronous_fromTheEnvironment_isParsedOrNamesTheVariable() {
+    assertThat(Synchronous.fromEnvironment(java.util.Map.of())).isEmpty();
+    assertThat(Synchronous.fromEnvironment(java.util.Map.of(Synchronous.VARIABLE, "full")))
+        .contains(Synchronous.FULL);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Synchronous.fromEnvironment(java.util.Map.of(Synchronous.VARIABLE, "always")))
+        .hasMessageContaining(Synchronous.VARIABLE)
+        .hasMessageContaining("NORMAL or FULL");
+  }
+
+  @Test
   void write_commitsAndReturnsTheResult() {
     long id = db.write(c -> insertNoteReturning(c, "hello"));
 

@@ -1,17 +1,26 @@
 package dev.cortex.evidence;
 
+import dev.cortex.process.OutputListener;
+import dev.cortex.process.ProcessResult;
+import dev.cortex.process.ProcessSpec;
+import dev.cortex.process.Processes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-/** A short helper command (git, a version probe), bounded in time even when it hangs. */
+/**
+ * A short helper command (git, a version probe), bounded in time even when it hangs, in a process
+ * group of its own that ends with it.
+ */
 final class Command {
   /** The exit code reported when the command could not be started at all. */
   static final int NOT_STARTED = -1;
+
+  /** The most of the combined output kept. */
+  private static final int OUTPUT_LIMIT = 1024 * 1024;
 
   private Command() {}
 
@@ -23,47 +32,40 @@ final class Command {
   }
 
   static Result run(List<String> command, Path directory, Duration limit) {
-    Process process;
+    Combined output = new Combined();
+    ProcessSpec spec =
+        ProcessSpec.builder(command, System.getenv())
+            .directory(directory)
+            .timeout(limit)
+            .capture(0, 0)
+            .build();
+    ProcessResult result;
     try {
-      process =
-          new ProcessBuilder(command)
-              .directory(directory.toFile())
-              .redirectErrorStream(true)
-              .start();
-    } catch (IOException e) {
-      return new Result(NOT_STARTED, e.getMessage());
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    Thread reader =
-        new Thread(
-            () -> {
-              try {
-                process.getInputStream().transferTo(out);
-              } catch (IOException ignored) {
-                // the command went away
-              }
-            },
-            "command-output");
-    reader.setDaemon(true);
-    reader.start();
-    try {
-      process.getOutputStream().close();
-      if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        return new Result(
-            -2, command.get(0) + " did not answer within " + limit.toSeconds() + " s");
-      }
-      reader.join(2_000);
-      synchronized (out) {
-        return new Result(process.exitValue(), out.toString(StandardCharsets.UTF_8));
-      }
+      result = Processes.start(spec, output).await();
     } catch (IOException e) {
       return new Result(NOT_STARTED, e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      process.destroyForcibly();
       return new Result(-2, "interrupted");
+    }
+    if (result.timedOut()) {
+      return new Result(-2, command.get(0) + " did not answer within " + limit.toSeconds() + " s");
+    }
+    return new Result(result.exitCode(), output.text());
+  }
+
+  /** Both streams in the order their chunks arrived, as one, up to {@link #OUTPUT_LIMIT}. */
+  private static final class Combined implements OutputListener {
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+    @Override
+    public synchronized void output(
+        dev.cortex.process.StandardStream stream, byte[] chunk, int offset, int length) {
+      bytes.write(chunk, offset, Math.min(length, Math.max(0, OUTPUT_LIMIT - bytes.size())));
+    }
+
+    synchronized String text() {
+      return bytes.toString(StandardCharsets.UTF_8);
     }
   }
 }

@@ -15,7 +15,9 @@ import dev.cortex.evidence.ReviewModel.Finding;
 import dev.cortex.evidence.ReviewModel.Rule;
 import dev.cortex.evidence.ReviewModel.Severity;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -72,8 +74,9 @@ final class Reviewer {
     boolean anyAdmissibleContradiction = false;
     boolean allAdmissiblySupported = !required.isEmpty();
     boolean allReported = !required.isEmpty();
+    Map<String, List<Tally>> byCriterion = byCriterion(target.tallies());
     for (Criterion criterion : required) {
-      Linked linked = Linked.of(policy, target.tallies(), criterion.id());
+      Linked linked = Linked.of(policy, byCriterion.getOrDefault(criterion.id(), List.of()));
       outcomes.add(new CriterionEvaluation(linked.outcome(), criterion.id(), criterion.key()));
       anyAdmissibleContradiction |= linked.admissibleContradictions > 0;
       allAdmissiblySupported &= linked.admissibleSupports > 0;
@@ -91,15 +94,13 @@ final class Reviewer {
   /** Counts of the evidence linked to one criterion. */
   private record Linked(
       int supports, int contradictions, int admissibleSupports, int admissibleContradictions) {
-    static Linked of(Policy policy, List<Tally> tallies, String criterionId) {
+    /** Counts over the tallies of one criterion. */
+    static Linked of(Policy policy, List<Tally> tallies) {
       int supports = 0;
       int contradictions = 0;
       int admissibleSupports = 0;
       int admissibleContradictions = 0;
       for (Tally t : tallies) {
-        if (!criterionId.equals(t.criterionId())) {
-          continue;
-        }
         int admissible = policy.admits(t.origin()) ? t.count() : 0;
         if (t.relation() == Relation.SUPPORTS) {
           supports += t.count();
@@ -142,11 +143,11 @@ final class Reviewer {
               claim.id(),
               null));
     }
+    Map<String, List<Tally>> byCriterion = byCriterion(target.tallies());
     for (Criterion criterion : required) {
       boolean supported =
-          target.tallies().stream()
-              .anyMatch(
-                  t -> criterion.id().equals(t.criterionId()) && t.relation() == Relation.SUPPORTS);
+          byCriterion.getOrDefault(criterion.id(), List.of()).stream()
+              .anyMatch(t -> t.relation() == Relation.SUPPORTS);
       if (!supported) {
         findings.add(
             finding(
@@ -166,7 +167,7 @@ final class Reviewer {
               claim.id(),
               null));
     }
-    findings.addAll(contradictions(policy, target));
+    findings.addAll(contradictions(policy, target, byCriterion));
     grouped(
             Rule.REPORTED_ONLY_EVIDENCE,
             Severity.INFO,
@@ -185,7 +186,8 @@ final class Reviewer {
    * Admissible contradictions of a required criterion are errors, one per criterion; the rest is
    * one warning.
    */
-  private static List<Finding> contradictions(Policy policy, ClaimTallies target) {
+  private static List<Finding> contradictions(
+      Policy policy, ClaimTallies target, Map<String, List<Tally>> byCriterion) {
     Claim claim = target.claim();
     List<Finding> findings = new ArrayList<>();
     Set<String> requiredIds =
@@ -196,11 +198,8 @@ final class Reviewer {
               Severity.ERROR,
               claim.id(),
               criterion.id(),
-              target.tallies(),
-              t ->
-                  t.relation() == Relation.CONTRADICTS
-                      && policy.admits(t.origin())
-                      && criterion.id().equals(t.criterionId()),
+              byCriterion.getOrDefault(criterion.id(), List.of()),
+              t -> t.relation() == Relation.CONTRADICTS && policy.admits(t.origin()),
               " admissible record(s) contradict required criterion '" + criterion.key() + "'.")
           .ifPresent(findings::add);
     }
@@ -241,6 +240,17 @@ final class Reviewer {
     List<String> ids = smallest.stream().limit(Finding.MAX_IDS).toList();
     return Optional.of(
         new Finding(rule, severity, total + what, claimId, criterionId, null, total, ids));
+  }
+
+  /** The tallies of each criterion (claim-level ones are left out: no criterion asks for them). */
+  private static Map<String, List<Tally>> byCriterion(List<Tally> tallies) {
+    Map<String, List<Tally>> grouped = new HashMap<>();
+    for (Tally t : tallies) {
+      if (t.criterionId() != null) {
+        grouped.computeIfAbsent(t.criterionId(), k -> new ArrayList<>(9)).add(t);
+      }
+    }
+    return grouped;
   }
 
   private static Optional<Finding> assumptionFinding(Assumption assumption) {

@@ -2,10 +2,14 @@ package dev.cortex.evidence;
 
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolException;
+import dev.cortex.process.ProcessResult;
+import dev.cortex.process.ProcessSpec;
+import dev.cortex.process.Processes;
+import dev.cortex.process.RunningProcess;
+import dev.cortex.process.StandardStream;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Sql;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +22,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -190,13 +193,15 @@ public final class TestCollector {
   private record Ran(int exitCode, Instant finishedAt) {}
 
   private Ran run(TestRunner runner) throws Refused {
-    Process process;
+    ProcessSpec spec =
+        ProcessSpec.builder(runner.command(), System.getenv())
+            .directory(runner.directory())
+            .timeout(timeout)
+            .capture(0, 0)
+            .build();
+    RunningProcess process;
     try {
-      process =
-          new ProcessBuilder(runner.command())
-              .directory(runner.directory().toFile())
-              .redirectErrorStream(true)
-              .start();
+      process = Processes.start(spec, this::copy);
     } catch (IOException e) {
       throw new Refused(
           "Could not start the test runner '"
@@ -205,38 +210,41 @@ public final class TestCollector {
               + e.getMessage()
               + ". No receipt was recorded.");
     }
+    ProcessResult result;
     try {
-      process.getOutputStream().close();
-      Thread pump = new Thread(() -> copy(process.getInputStream()), "collect-test-output");
-      pump.setDaemon(true);
-      pump.start();
-      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        throw new Refused(
-            "The tests did not finish within "
-                + timeout.toSeconds()
-                + " s; they were stopped and no receipt was recorded.");
-      }
-      Instant finished = clock.instant();
-      pump.join(5_000);
-      return new Ran(process.exitValue(), finished);
-    } catch (IOException e) {
-      throw new Refused("Lost contact with the test runner: " + e.getMessage());
+      result = process.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
       throw new Refused("Interrupted; no receipt was recorded.");
+    }
+    if (result.timedOut()) {
+      throw new Refused(
+          "The tests did not finish within "
+              + timeout.toSeconds()
+              + " s; they were stopped and no receipt was recorded.");
+    }
+    flushOutput();
+    return new Ran(result.exitCode(), clock.instant());
+  }
+
+  /** The runner's output, both streams as they arrive, goes to the test output. */
+  private void copy(StandardStream stream, byte[] bytes, int offset, int length) {
+    synchronized (testOutput) {
+      try {
+        testOutput.write(bytes, offset, length);
+      } catch (IOException ignored) {
+        // Nobody reads the output any more; the exit code tells the rest.
+      }
     }
   }
 
-  private void copy(InputStream in) {
-    try {
-      in.transferTo(testOutput);
-      testOutput.flush();
-    } catch (IOException ignored) {
-      // the runner went away; its exit code tells the rest
+  private void flushOutput() {
+    synchronized (testOutput) {
+      try {
+        testOutput.flush();
+      } catch (IOException ignored) {
+        // as above
+      }
     }
   }
 

@@ -2,7 +2,9 @@ package dev.cortex.evidence;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Enums whose JSON and SQL spelling is their lower-case name, e.g. {@code agent_reported}. */
@@ -17,17 +19,33 @@ interface Wire {
 
   /** The constant spelled {@code text}, or an exception naming the accepted spellings. */
   static <E extends Enum<E> & Wire> E parse(Class<E> type, String text) {
-    for (E constant : type.getEnumConstants()) {
-      if (constant.wire().equals(text)) {
-        return constant;
-      }
+    Object constant = Spellings.OF.get(type).get(text);
+    if (constant == null) {
+      throw new IllegalArgumentException("'" + text + "' is not one of " + spellings(type));
     }
-    throw new IllegalArgumentException("'" + text + "' is not one of " + spellings(type));
+    return type.cast(constant);
   }
 
   /** The accepted spellings, in declaration order, for schemas and messages. */
   static <E extends Enum<E> & Wire> String[] values(Class<E> type) {
     return Arrays.stream(type.getEnumConstants()).map(Wire::wire).toArray(String[]::new);
+  }
+
+  /** Each wire enum's constants by spelling, built once per type. */
+  final class Spellings {
+    static final ClassValue<Map<String, Object>> OF =
+        new ClassValue<>() {
+          @Override
+          protected Map<String, Object> computeValue(Class<?> type) {
+            Map<String, Object> bySpelling = new HashMap<>();
+            for (Object constant : type.getEnumConstants()) {
+              bySpelling.put(((Wire) constant).wire(), constant);
+            }
+            return Map.copyOf(bySpelling);
+          }
+        };
+
+    private Spellings() {}
   }
 
   private static <E extends Enum<E> & Wire> String spellings(Class<E> type) {

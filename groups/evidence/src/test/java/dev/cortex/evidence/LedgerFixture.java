@@ -34,7 +34,8 @@ final class LedgerFixture {
           "evidence_assumptions",
           "evidence_assumption_events",
           "evidence_reviews",
-          "evidence_test_runs");
+          "evidence_test_runs",
+          "evidence_tallies");
 
   /** A clock that stands still until a test moves it. */
   static final class ManualClock extends Clock {

@@ -81,9 +81,10 @@ class LedgerTest {
         .containsOnlyKeys(LedgerFixture.TABLES)
         .allSatisfy((table, rows) -> assertThat(rows).as(table).isZero());
 
-    assertThat(migrations(db)).containsExactly("1@" + T0, "2@" + T0, "3@" + T0);
+    assertThat(migrations(db)).containsExactly("1@" + T0, "2@" + T0, "3@" + T0, "4@" + T0);
     assertThat(hasTable(db, "evidence_test_runs")).isTrue();
-    assertThat(hasIndex(db, "evidence_records_tally")).isTrue();
+    assertThat(hasTable(db, "evidence_tallies")).isTrue();
+    assertThat(hasIndex(db, "evidence_records_tally")).isFalse();
     assertThat(hasIndex(db, "evidence_records_claim")).isFalse();
   }
 
@@ -103,7 +104,8 @@ class LedgerTest {
     Instant later = clock.advance(Duration.ofDays(1));
 
     try (Database v2 = new Database(oldDir, List.of(EvidenceSchema.area()), clock)) {
-      assertThat(migrations(v2)).containsExactly("1@" + T0, "2@" + later, "3@" + later);
+      assertThat(migrations(v2))
+          .containsExactly("1@" + T0, "2@" + later, "3@" + later, "4@" + later);
       assertThat(hasTable(v2, "evidence_test_runs")).isTrue();
       JsonNode context = context(v2, "p", 20);
       assertThat(ids(context, "claims", "claim_id")).containsExactly(claimId);
@@ -438,7 +440,7 @@ class LedgerTest {
   }
 
   @Test
-  void open_databaseAtVersion2_addsTheTallyIndexAndReviewsStillWork() {
+  void open_databaseAtVersion2_replacesTheTallyIndexByTalliesAndReviewsStillWork() {
     Path oldDir = dir.resolve("v2");
     CreatedClaim claim;
     try (Database v2 =
@@ -451,7 +453,8 @@ class LedgerTest {
     }
 
     try (Database v3 = new Database(oldDir, List.of(EvidenceSchema.area()), clock)) {
-      assertThat(hasIndex(v3, "evidence_records_tally")).isTrue();
+      assertThat(hasIndex(v3, "evidence_records_tally")).isFalse();
+      assertThat(hasTable(v3, "evidence_tallies")).isTrue();
       assertThat(hasIndex(v3, "evidence_records_claim")).isFalse();
       assertThat(
               new Ledger(() -> v3, ids).reviewClaim("p", claim.claimId(), clock.instant()).status())

@@ -41,7 +41,10 @@ public final class TraceView {
             "Output of "
                 + Describe.bytes(bytes)
                 + " elided. Fetch it with runs_show "
-                + fetchCall(run.runId(), id));
+                + fetchCall(run.runId(), id)
+                + " (an answer over "
+                + dev.cortex.mcp.AnswerBound.MAX_CHARS
+                + " characters comes as a file and a 2 KB preview).");
         note.set("runs_show", Json.tree(java.util.Map.of("run_id", run.runId(), "activity", id)));
       }
     }

@@ -7,6 +7,7 @@ import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.ToolHints;
 import dev.cortex.mcp.ToolSpec;
 import dev.cortex.workflows.consent.ConsentPolicy;
+import dev.cortex.workflows.run.Cancellation;
 import dev.cortex.workflows.run.RunHandle;
 import dev.cortex.workflows.run.RunListener;
 import dev.cortex.workflows.run.RunRecord;
@@ -18,8 +19,9 @@ import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The six tools of the workflows group, adapters from validated arguments to {@link Workflows}.
- * There is deliberately no tool to save a workflow, log in or configure: those stay with humans.
+ * The tools of the workflows group, adapters from validated arguments to {@link Workflows}: the
+ * seed's six and runs_cancel, which only stops runs. There is deliberately no tool to save a
+ * workflow, log in or configure: those stay with humans.
  */
 final class WorkflowTools {
   private static final ToolHints RUNS = new ToolHints(false, true, false, true);
@@ -32,8 +34,13 @@ final class WorkflowTools {
     this.consent = consent;
   }
 
+  /** The statuses a run can have, as tools report and filter them. */
+  static final String[] RUN_STATUSES = {
+    "running", "succeeded", "failed", "interrupted", "cancelled"
+  };
+
   List<ToolSpec> specs() {
-    return List.of(check(), show(), run(), runsList(), runsShow(), status());
+    return List.of(check(), show(), run(), runsList(), runsShow(), runsCancel(), status());
   }
 
   private static Map<String, Object> workflowArgument() {
@@ -65,7 +72,9 @@ final class WorkflowTools {
                 + " and database drivers the steps need exist here. Returns the resolved parameters"
                 + " and the steps. Never asks the human anything: consent_required is true when a"
                 + " run of this remote workflow would first ask the human to trust it at this"
-                + " commit.")
+                + " commit. For a remote ref it reaches the network: the repository is fetched from"
+                + " its host (over SSH with the server user's keys for ssh refs) unless the ref is a"
+                + " full commit already in the local cache.")
         .input(
             Schema.object()
                 .required("workflow", workflowArgument())
@@ -101,7 +110,8 @@ final class WorkflowTools {
         .title("Show a workflow")
         .description(
             "Describes a workflow: name, version, description, its parameters with types and"
-                + " defaults, declared capabilities, MCP servers, and each step's kind and inputs.")
+                + " defaults, declared capabilities, MCP servers, and each step's kind and inputs."
+                + " A remote ref's repository is fetched from its host, as for check.")
         .input(Schema.object().required("workflow", workflowArgument()).build())
         .output(
             loose(
@@ -124,8 +134,9 @@ final class WorkflowTools {
                 + " until the workflow finishes; the server sets no timeout. Outputs over ~2 KB are"
                 + " elided from the returned trace, each with the runs_show call that fetches it."
                 + " With a progressToken, sends the plan and then one notification per completed"
-                + " step. Cancelling the request suppresses the answer but not the run: its trace"
-                + " is kept (see runs_list). detach: true returns the run id at once instead, for"
+                + " step. Cancelling the request suppresses the answer but not the run (its trace"
+                + " is kept, see runs_list), unless stop_on_cancel is true; runs_cancel stops a"
+                + " run. detach: true returns the run id at once instead, for"
                 + " clients that give up on long calls; follow the run with runs_show. Every run"
                 + " first asks the human to confirm it (the workflow, its source and parameters)"
                 + " through the client's elicitation form or a dialog on the server's machine, and"
@@ -141,13 +152,17 @@ final class WorkflowTools {
                     Schema.bool(
                         "Return the run id at once and let the run go on (default false: wait for"
                             + " the end)."))
+                .optional(
+                    "stop_on_cancel",
+                    Schema.bool(
+                        "Stop the run too (as runs_cancel does) when this call is cancelled with"
+                            + " notifications/cancelled (default false: the run goes on to its end;"
+                            + " only the answer is dropped)."))
                 .build())
         .output(
             loose(
                 "run_id", Schema.string("The run's id."),
-                "status",
-                    Schema.enumOf(
-                        "Where the run stands.", "running", "succeeded", "failed", "interrupted")))
+                "status", Schema.enumOf("Where the run stands.", RUN_STATUSES)))
         .hints(RUNS)
         .blocking()
         .build();
@@ -163,6 +178,17 @@ final class WorkflowTools {
     boolean detach = args.path("detach").asBoolean(false);
     RunHandle handle =
         service.start(prepared, detach ? RunListener.NONE : progress(call.context().progress()));
+    if (args.path("stop_on_cancel").asBoolean(false)) {
+      call.context()
+          .cancellation()
+          .onCancel(
+              () ->
+                  handle.cancel(
+                      new Cancellation(
+                          CANCELLED_CALL,
+                          call.context().clock().instant().toString(),
+                          "the client cancelled the run call (stop_on_cancel)")));
+    }
     if (detach) {
       Map<String, Object> detached = new LinkedHashMap<>();
       detached.put("run_id", handle.runId());
@@ -241,19 +267,13 @@ final class WorkflowTools {
         .description(
             "Lists runs newest first, with status, times, step counts and cost. Filter by workflow"
                 + " name, status or start time. Runs whose process died are reported interrupted"
-                + " (a human resumes them with `cortex runs resume RUN`).")
+                + " (a human resumes them with `cortex runs resume RUN`); stopped runs are"
+                + " cancelled, with who cancelled them and when.")
         .input(
             Schema.object()
                 .optional(
                     "workflow", Schema.string("Only runs of the workflow with this name.", 1, 256))
-                .optional(
-                    "status",
-                    Schema.enumOf(
-                        "Only runs in this status.",
-                        "running",
-                        "succeeded",
-                        "failed",
-                        "interrupted"))
+                .optional("status", Schema.enumOf("Only runs in this status.", RUN_STATUSES))
                 .optional(
                     "since",
                     Schema.string(
@@ -303,9 +323,7 @@ final class WorkflowTools {
         .output(
             loose(
                 "run_id", Schema.string("The run's id."),
-                "status",
-                    Schema.enumOf(
-                        "Where the run stands.", "running", "succeeded", "failed", "interrupted")))
+                "status", Schema.enumOf("Where the run stands.", RUN_STATUSES)))
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -319,6 +337,52 @@ final class WorkflowTools {
             args.path("run_id").asString(),
             text(args, "activity"),
             args.path("full").asBoolean(false));
+  }
+
+  /** Who stops a run whose run call the client cancelled with stop_on_cancel. */
+  static final String CANCELLED_CALL = "client through notifications/cancelled of its run call";
+
+  /** Who stops a run through the tool. */
+  static final String CANCEL_TOOL = "agent through runs_cancel";
+
+  private ToolSpec runsCancel() {
+    return ToolSpec.builder("runs_cancel", this::runsCancel)
+        .title("Cancel a workflow run")
+        .description(
+            "Stops a run that is running (or was interrupted): the running step's whole process"
+                + " tree is ended, no later step starts, and the run ends cancelled, its trace"
+                + " saying who cancelled it, when and why. Waits up to 30 s for the run to end and"
+                + " returns its trace (status cancelled; a run still running then has a note). A"
+                + " cancelled run is not resumed. This tool only stops: it cannot start, resume or"
+                + " approve anything. A run that already ended is a RUN_STATE error.")
+        .input(
+            Schema.object()
+                .required(
+                    "run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
+                .optional(
+                    "reason", Schema.string("Why the run is stopped, kept in its trace.", 1, 500))
+                .build())
+        .output(
+            loose(
+                "run_id", Schema.string("The run's id."),
+                "status", Schema.enumOf("Where the run stands.", RUN_STATUSES)))
+        .hints(new ToolHints(false, false, true, false))
+        .blocking()
+        .build();
+  }
+
+  private Object runsCancel(ToolCall call) {
+    JsonNode args = call.arguments();
+    try {
+      return workflows
+          .get()
+          .cancel(args.path("run_id").asString(), CANCEL_TOOL, text(args, "reason"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolException(
+          dev.cortex.mcp.ErrorCodes.UNAVAILABLE,
+          "stopped waiting for the cancelled run; see runs_show");
+    }
   }
 
   private ToolSpec status() {

@@ -247,7 +247,9 @@ public final class Workflows {
   public RunHandle resume(String runId, RunListener listener) {
     sweep();
     RunRecord run = stored(runId);
-    if (run.status() == RunStatus.RUNNING || run.status() == RunStatus.SUCCEEDED) {
+    if (run.status() == RunStatus.RUNNING
+        || run.status() == RunStatus.SUCCEEDED
+        || run.status() == RunStatus.CANCELLED) {
       throw new ToolException(
           WorkflowErrors.RUN_STATE,
           "run "
@@ -263,6 +265,61 @@ public final class Workflows {
     }
   }
 
+  /** How long {@link #cancel} waits for a cancelled run to end before it answers. */
+  static final java.time.Duration CANCEL_WAIT = java.time.Duration.ofSeconds(30);
+
+  /**
+   * runs_cancel and {@code cortex runs cancel}: stops a running or interrupted run (its running
+   * step's processes ended, no later step started) and records who cancelled it, when and why;
+   * waits up to {@link #CANCEL_WAIT} for it to end and returns its trace.
+   */
+  public JsonNode cancel(String runId, String by, String reason) throws InterruptedException {
+    sweep();
+    RunRecord run = stored(runId);
+    if (run.status() == RunStatus.CANCELLED) {
+      return TraceView.of(run, false);
+    }
+    if (run.status() == RunStatus.SUCCEEDED || run.status() == RunStatus.FAILED) {
+      throw new ToolException(
+          WorkflowErrors.RUN_STATE,
+          "run " + runId + " already ended " + run.status().wire() + "; there is nothing to stop");
+    }
+    if (!run.engine().equals(engine.name())) {
+      throw new ToolException(
+          dev.cortex.mcp.ErrorCodes.UNAVAILABLE,
+          "run "
+              + runId
+              + " runs on the "
+              + run.engine()
+              + " engine; cancel it where Cortex is set up for that engine");
+    }
+    dev.cortex.workflows.run.Cancellation cancellation =
+        new dev.cortex.workflows.run.Cancellation(
+            by, environment.clock().instant().toString(), reason);
+    try {
+      engine.cancel(runId, cancellation);
+    } catch (IllegalStateException e) {
+      throw new ToolException(WorkflowErrors.RUN_STATE, e.getMessage());
+    }
+    long deadline = System.nanoTime() + CANCEL_WAIT.toNanos();
+    RunRecord now = stored(runId);
+    while (!now.status().ended() && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      store.sweep();
+      now = stored(runId);
+    }
+    JsonNode trace = TraceView.of(now, false);
+    if (!now.status().ended() && trace instanceof tools.jackson.databind.node.ObjectNode node) {
+      node.put(
+          "note",
+          "Cancellation was asked for; the process running the run has not ended it yet. Follow"
+              + " it with runs_show {\"run_id\":\""
+              + runId
+              + "\"}.");
+    }
+    return trace;
+  }
+
   /** runs_list: runs newest first, filtered. */
   public Map<String, Object> list(String workflow, String status, String since, int limit) {
     sweep();
@@ -276,7 +333,7 @@ public final class Workflows {
                           "status: '"
                               + status
                               + "' is not one of running, succeeded, failed,"
-                              + " interrupted"));
+                              + " interrupted, cancelled"));
     }
     Instant from = null;
     if (since != null) {
@@ -362,6 +419,9 @@ public final class Workflows {
     row.put("cost", run.cost());
     if (run.error() != null) {
       row.put("error", run.error());
+    }
+    if (run.cancelled() != null) {
+      row.put("cancelled", run.cancelled());
     }
     return row;
   }

@@ -1,7 +1,5 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.CallCancellations;
-import dev.cortex.mcp.Cancellation;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
@@ -17,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * one SSE event per flush; once the client cancels the request, every later event of that stream
  * (progress and the response) is dropped, and the stream ends empty when the work finishes.
  */
-final class HttpCancellation implements CallCancellations {
+final class HttpCancellation {
   static final String SESSION_HEADER = "Mcp-Session-Id";
 
   private final Map<String, InFlightRequests> sessions = new ConcurrentHashMap<>();
@@ -35,12 +33,6 @@ final class HttpCancellation implements CallCancellations {
     boolean cancelled() {
       InFlightRequests requests = sessions.get(session);
       return requests != null && requests.isCancelled(id);
-    }
-
-    /** The marker that names this request's cancellation, for its {@code _meta}. */
-    String marker() {
-      InFlightRequests requests = sessions.get(session);
-      return requests == null ? null : requests.marker(id);
     }
 
     /** The response to give the servlet: its writer goes quiet once the request is cancelled. */
@@ -80,17 +72,6 @@ final class HttpCancellation implements CallCancellations {
           return live;
         });
     return new Exchange(session, id);
-  }
-
-  @Override
-  public Cancellation of(String marker) {
-    for (InFlightRequests requests : sessions.values()) {
-      Cancellation found = requests.cancellationOf(marker);
-      if (found != Cancellation.NONE) {
-        return found;
-      }
-    }
-    return Cancellation.NONE;
   }
 
   /** Whether {@code message} is a {@code notifications/cancelled}. */

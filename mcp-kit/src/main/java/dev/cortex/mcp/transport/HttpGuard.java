@@ -1,50 +1,77 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.Json;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The checks in front of the MCP endpoint: a Host and Origin allowlist against DNS rebinding (403),
- * the bearer token when one is configured (401), a cap on the body (413), and no JSON-RPC batches
- * (400). It also carries out {@code notifications/cancelled}: see {@link HttpCancellation}.
+ * the bearer token when one is configured (401), a supported {@code MCP-Protocol-Version} (400), a
+ * cap on the body (413), no JSON-RPC batches, and messages that are JSON-RPC 2.0 (400 with -32700
+ * or -32600); requests MCP refuses (unknown tools, cursors, malformed {@code tools/call}) get their
+ * JSON-RPC error here. Sessions expire when idle and are capped in number ({@link HttpSessions});
+ * every SSE event gets an id of its own. It also carries out {@code notifications/cancelled}: see
+ * {@link HttpCancellation}.
  */
 final class HttpGuard implements Filter {
+  private static final Logger log = LoggerFactory.getLogger(HttpGuard.class);
+
+  /** The versions a client may name in {@code MCP-Protocol-Version}. */
+  static final Set<String> PROTOCOL_VERSIONS =
+      Set.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25");
+
+  static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
+
   private final HttpServe.Options options;
   private final boolean loopback;
+  private final Collection<String> tools;
+  private final HttpSessions sessions;
+  private final Clock clock;
   private volatile Set<String> hosts = Set.of();
   private volatile Set<String> origins = Set.of();
-  private final HttpCancellation cancellation;
+  private final HttpCancellation cancellation = new HttpCancellation();
+  private final AtomicLong eventIds = new AtomicLong();
+  private volatile Instant lastSweep = Instant.EPOCH;
 
-  HttpGuard(HttpServe.Options options, boolean loopback, HttpCancellation cancellation) {
+  private final CancelSignals cancels;
+
+  /** Tokens of the tool calls in flight, by session and JSON-RPC id. */
+  private final Map<String, String> callTokens = new java.util.concurrent.ConcurrentHashMap<>();
+
+  HttpGuard(
+      HttpServe.Options options,
+      boolean loopback,
+      Collection<String> tools,
+      CancelSignals cancels,
+      Clock clock) {
     this.options = options;
     this.loopback = loopback;
-    this.cancellation = cancellation;
+    this.tools = tools == null ? null : List.copyOf(tools);
+    this.cancels = cancels;
+    this.clock = clock;
+    this.sessions = new HttpSessions(options.sessions(), clock);
   }
 
   /** Completes the allowlists once the real port is known. */
@@ -116,11 +143,15 @@ final class HttpGuard implements Filter {
     try {
       guard((HttpServletRequest) req, response, chain);
     } catch (IOException | ServletException | RuntimeException e) {
-      LoggerFactory.getLogger(HttpGuard.class).warn("HTTP request failed", e);
+      log.warn("HTTP request failed", e);
       if (!response.isCommitted()) {
         response.reset();
         writeError(
-            response, 500, -32603, "Internal error; the server's log (stderr) has the details.");
+            response,
+            500,
+            -32603,
+            "Internal error; the server's log (stderr) has the details.",
+            null);
       }
     }
   }
@@ -145,12 +176,56 @@ final class HttpGuard implements Filter {
       refuse(response, 401, "Missing or wrong bearer token.");
       return;
     }
-    ErrorBodies errors = new ErrorBodies(response);
-    if (!"POST".equals(request.getMethod())) {
-      chain.doFilter(request, errors);
-      errors.finish();
+    String version = request.getHeader(PROTOCOL_HEADER);
+    if (version != null && !PROTOCOL_VERSIONS.contains(version.strip())) {
+      refuse(
+          response,
+          400,
+          "Unsupported "
+              + PROTOCOL_HEADER
+              + " '"
+              + version
+              + "'; this server speaks "
+              + String.join(", ", new java.util.TreeSet<>(PROTOCOL_VERSIONS))
+              + ".");
       return;
     }
+    closeExpired(request, response, chain);
+    String session = request.getHeader(HttpCancellation.SESSION_HEADER);
+    if (session != null && !sessions.begin(session)) {
+      refuse(
+          response,
+          404,
+          "Session not found or expired: send initialize (without Mcp-Session-Id) to start a new"
+              + " one.");
+      return;
+    }
+    try {
+      if ("POST".equals(request.getMethod())) {
+        post(request, response, chain, session);
+      } else {
+        ErrorBodies errors = new ErrorBodies(response, null);
+        chain.doFilter(request, new EventIds(errors, eventIds));
+        errors.finish();
+        if ("DELETE".equals(request.getMethod()) && session != null) {
+          sessions.closed(session);
+        }
+      }
+    } finally {
+      if (session != null) {
+        if (request.isAsyncStarted()) {
+          // A stream held open past this call (a GET listening for the server's messages).
+          request.getAsyncContext().addListener(new SessionEnd(sessions, session));
+        } else {
+          sessions.end(session);
+        }
+      }
+    }
+  }
+
+  private void post(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain, String session)
+      throws IOException, ServletException {
     if (request.getContentLengthLong() > options.maxBodyBytes()) {
       refuse(response, 413, "Request body exceeds " + options.maxBodyBytes() + " bytes.");
       return;
@@ -164,50 +239,154 @@ final class HttpGuard implements Filter {
       refuse(response, 400, "JSON-RPC batches are not supported; send one message per request.");
       return;
     }
-    Map<?, ?> message = readObject(body);
-    if (RequestShape.TOOLS_CALL.equals(message.get("method"))) {
-      String problem = RequestShape.toolsCallProblem(message.get("params"));
-      if (problem != null) {
-        writeError(response, 400, -32602, problem);
-        return;
-      }
+    Object value;
+    try {
+      value = Json.mapper().readValue(body, Object.class);
+    } catch (RuntimeException e) {
+      writeError(response, 400, Inbound.PARSE_ERROR, "Parse error: the body is not JSON.", null);
+      return;
     }
-    String session = request.getHeader(HttpCancellation.SESSION_HEADER);
-    if (session != null && HttpCancellation.isCancel(message)) {
+    Object checked = Inbound.check(value);
+    if (checked instanceof Inbound.Problem problem) {
+      writeProblem(response, 400, problem);
+      return;
+    }
+    Inbound.Message message = (Inbound.Message) checked;
+    boolean initialize =
+        message.kind() == Inbound.Kind.REQUEST && Inbound.INITIALIZE.equals(message.method());
+    if (session == null && !initialize) {
+      refuse(
+          response,
+          400,
+          "An Mcp-Session-Id header is required: start a session with initialize first.");
+      return;
+    }
+    Inbound.Problem problem = Inbound.problem(message, true, tools);
+    if (problem != null) {
+      // A well-formed request refused as MCP says: a JSON-RPC error answer, as its result would be.
+      writeProblem(response, 200, problem);
+      return;
+    }
+    if (initialize && !makeRoom(request, response, chain)) {
+      response.setHeader("Retry-After", "5");
+      refuse(
+          response,
+          503,
+          "Too many open sessions ("
+              + options.sessions().maxSessions()
+              + "), each with a request in progress; try again later.");
+      return;
+    }
+    if (session != null && HttpCancellation.isCancel(message.fields())) {
       // Answered here: the SDK has no handler for it and would log a warning.
-      cancellation.cancel(session, message);
+      if (cancellation.cancel(session, message.fields())
+          && message.params() instanceof Map<?, ?> params) {
+        cancels.fire(callTokens.get(callKey(session, params.get("requestId"))));
+      }
       response.setStatus(202);
       return;
     }
-    HttpCancellation.Exchange exchange = cancellation.open(session, message);
-    if (exchange == null) {
-      chain.doFilter(new BufferedBody(request, body), errors);
-    } else {
-      // The servlet returns once the request is answered (or its answer dropped).
-      try (exchange) {
-        if (RequestShape.TOOLS_CALL.equals(message.get("method"))) {
-          Map<String, Object> marked = new LinkedHashMap<>();
-          message.forEach((key, value) -> marked.put(String.valueOf(key), value));
-          marked.put(
-              "params", RequestShape.withCallMarker(message.get("params"), exchange.marker()));
-          body = Json.mapper().writeValueAsBytes(marked);
+    String token = null;
+    if (session != null && RequestShape.TOOLS_CALL.equals(message.method())) {
+      token = markCall(session, message);
+      if (token != null) {
+        body = Json.mapper().writeValueAsBytes(message.fields());
+      }
+    }
+    ErrorBodies errors =
+        new ErrorBodies(
+            response,
+            message.kind() == Inbound.Kind.RESPONSE
+                ? "No request of this session is waiting for an answer with id "
+                    + Json.write(message.id())
+                    + "."
+                : null);
+    EventIds events = new EventIds(errors, eventIds);
+    HttpCancellation.Exchange exchange = cancellation.open(session, message.fields());
+    try {
+      if (exchange == null) {
+        chain.doFilter(new BufferedBody(request, body), events);
+      } else {
+        // The servlet returns once the request is answered (or its answer dropped).
+        try (exchange) {
+          chain.doFilter(new BufferedBody(request, body), exchange.wrap(events));
         }
-        chain.doFilter(new BufferedBody(request, body), exchange.wrap(errors));
+      }
+    } finally {
+      if (token != null) {
+        callTokens.remove(callKey(session, message.id()));
+        cancels.close(token);
       }
     }
     errors.finish();
+    if (initialize && events.sessionId() != null) {
+      sessions.opened(events.sessionId());
+    }
   }
 
-  /** The body as a JSON object, or an empty map (for bodies the SDK will refuse itself). */
-  private static Map<?, ?> readObject(byte[] body) {
-    try {
-      if (Json.mapper().readValue(body, Object.class) instanceof Map<?, ?> map) {
-        return map;
-      }
-    } catch (RuntimeException e) {
-      // not JSON: the SDK answers that
+  /** Puts a cancel token into a tool call's {@code _meta}; null when it cannot carry one. */
+  @SuppressWarnings("unchecked")
+  private String markCall(String session, Inbound.Message call) {
+    String key = callKey(session, call.id());
+    if (key == null || !(call.params() instanceof Map<?, ?> params)) {
+      return null;
     }
-    return Map.of();
+    Object meta = params.get("_meta");
+    if (meta != null && !(meta instanceof Map)) {
+      return null;
+    }
+    String token = cancels.open();
+    Map<String, Object> marked =
+        meta == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) meta);
+    marked.put(CancelSignals.META_KEY, token);
+    ((Map<String, Object>) params).put("_meta", marked);
+    cancels.close(callTokens.put(key, token));
+    return token;
+  }
+
+  private static String callKey(String session, Object id) {
+    InFlightRequests.Id key = InFlightRequests.Id.of(id);
+    return key == null ? null : session + " " + key.text();
+  }
+
+  /** Closes the sessions idle past their time, at most once a second, in the SDK too. */
+  private void closeExpired(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    Instant now = clock.instant();
+    if (now.isBefore(lastSweep.plusSeconds(1))) {
+      return;
+    }
+    lastSweep = now;
+    for (String expired : sessions.takeExpired()) {
+      log.debug("session {} expired", expired);
+      closeInServer(expired, request, response, chain);
+    }
+  }
+
+  /**
+   * Room for one more session, closing the least recently used idle one when the cap is reached;
+   * false when every session has a request in progress.
+   */
+  private boolean makeRoom(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    Optional<Optional<String>> room = sessions.makeRoom();
+    if (room.isEmpty()) {
+      return false;
+    }
+    if (room.get().isPresent()) {
+      log.debug("session {} closed to make room for a new one", room.get().get());
+      closeInServer(room.get().get(), request, response, chain);
+    }
+    return true;
+  }
+
+  /** Has the SDK's servlet close a session, as a client's DELETE would; its answer is dropped. */
+  private static void closeInServer(
+      String session, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws IOException, ServletException {
+    chain.doFilter(new SessionDelete(request, session), new Discarded(response));
   }
 
   private boolean authorized(String header) {
@@ -233,150 +412,17 @@ final class HttpGuard implements Filter {
 
   private static void refuse(HttpServletResponse response, int status, String message)
       throws IOException {
-    writeError(response, status, -32600, message);
+    JsonRpcErrors.write(response, status, Inbound.INVALID_REQUEST, message, null, null);
   }
 
-  private static void writeError(HttpServletResponse response, int status, int code, String message)
+  private static void writeProblem(HttpServletResponse response, int status, Inbound.Problem p)
       throws IOException {
-    response.setStatus(status);
-    response.setContentType("application/json");
-    response.setCharacterEncoding("UTF-8");
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("code", code);
-    error.put("message", message);
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("jsonrpc", "2.0");
-    body.put("id", null);
-    body.put("error", error);
-    response.getWriter().write(Json.write(body));
+    JsonRpcErrors.write(response, status, p.code(), p.message(), p.id(), p.data());
   }
 
-  /**
-   * Rewrites the error responses of the SDK's servlet (which serialises whole exception objects,
-   * stack traces included) and of the container into plain JSON-RPC error bodies.
-   */
-  private static final class ErrorBodies extends HttpServletResponseWrapper {
-    private final HttpServletResponse response;
-    private StringWriter captured;
-    private PrintWriter capturedWriter;
-
-    ErrorBodies(HttpServletResponse response) {
-      super(response);
-      this.response = response;
-    }
-
-    @Override
-    public PrintWriter getWriter() throws IOException {
-      if (getStatus() < 400) {
-        return super.getWriter();
-      }
-      if (captured == null) {
-        captured = new StringWriter();
-        capturedWriter = new PrintWriter(captured);
-      }
-      return capturedWriter;
-    }
-
-    @Override
-    public void sendError(int status) throws IOException {
-      writeError(response, status, -32600, reason(status));
-    }
-
-    @Override
-    public void sendError(int status, String message) throws IOException {
-      writeError(response, status, -32600, message == null ? reason(status) : message);
-    }
-
-    void finish() throws IOException {
-      if (captured == null || response.isCommitted() && response.getStatus() < 400) {
-        return;
-      }
-      capturedWriter.flush();
-      int code = -32603;
-      String message = reason(response.getStatus());
-      try {
-        JsonNode node = Json.mapper().readTree(captured.toString());
-        JsonNode error = node.has("jsonRpcError") ? node.path("jsonRpcError") : node.path("error");
-        if (error.path("code").isInt()) {
-          code = error.path("code").asInt();
-        }
-        if (error.path("message").isString()) {
-          message = error.path("message").asString();
-        }
-      } catch (RuntimeException e) {
-        // not JSON: keep the generic message
-      }
-      writeError(response, response.getStatus(), code, message);
-    }
-
-    private static String reason(int status) {
-      return switch (status) {
-        case 404 -> "Not found: unknown endpoint or session.";
-        case 405 -> "Method not allowed.";
-        case 413 -> "Request body too large.";
-        default -> "Request failed with HTTP status " + status + ".";
-      };
-    }
-  }
-
-  /** A request whose body was read by the guard and is replayed to the servlet. */
-  private static final class BufferedBody extends HttpServletRequestWrapper {
-    private final byte[] body;
-
-    BufferedBody(HttpServletRequest request, byte[] body) {
-      super(request);
-      this.body = body;
-    }
-
-    @Override
-    public ServletInputStream getInputStream() {
-      InputStream in = new ByteArrayInputStream(body);
-      return new ServletInputStream() {
-        @Override
-        public int read() throws IOException {
-          return in.read();
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-          return in.read(b, off, len);
-        }
-
-        @Override
-        public boolean isFinished() {
-          try {
-            return in.available() == 0;
-          } catch (IOException e) {
-            return true;
-          }
-        }
-
-        @Override
-        public boolean isReady() {
-          return true;
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-          throw new IllegalStateException("blocking reads only");
-        }
-      };
-    }
-
-    @Override
-    public BufferedReader getReader() {
-      return new BufferedReader(
-          new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public int getContentLength() {
-      return body.length;
-    }
-
-    @Override
-    public long getContentLengthLong() {
-      return body.length;
-    }
+  private static void writeError(
+      HttpServletResponse response, int status, int code, String message, Object id)
+      throws IOException {
+    JsonRpcErrors.write(response, status, code, message, id, null);
   }
 }

@@ -1,19 +1,21 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.McpAssembly;
-import dev.cortex.mcp.RequestWithdrawal;
 import dev.cortex.mcp.StartupException;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -52,6 +54,7 @@ public final class HttpServe {
    * @param extraHosts further Host header values to accept ({@code host} or {@code host:port})
    * @param extraOrigins further Origin values to accept
    * @param maxBodyBytes the largest request body accepted
+   * @param sessions how long a session may stay unused, and how many may be open
    */
   public record Options(
       String bind,
@@ -59,18 +62,32 @@ public final class HttpServe {
       String token,
       List<String> extraHosts,
       List<String> extraOrigins,
-      int maxBodyBytes) {
+      int maxBodyBytes,
+      SessionLimits sessions) {
     public Options {
       extraHosts = List.copyOf(extraHosts);
       extraOrigins = List.copyOf(extraOrigins);
       if (maxBodyBytes <= 0) {
         throw new IllegalArgumentException("maxBodyBytes must be positive");
       }
+      sessions = sessions == null ? SessionLimits.DEFAULTS : sessions;
+    }
+
+    /** Options with the default session limits. */
+    public Options(
+        String bind,
+        int port,
+        String token,
+        List<String> extraHosts,
+        List<String> extraOrigins,
+        int maxBodyBytes) {
+      this(bind, port, token, extraHosts, extraOrigins, maxBodyBytes, SessionLimits.DEFAULTS);
     }
 
     /**
      * Reads {@code CORTEX_MCP_HTTP_TOKEN}, {@code CORTEX_MCP_ALLOWED_HOSTS}, {@code
-     * CORTEX_MCP_ALLOWED_ORIGINS} (comma lists) and {@code CORTEX_MCP_HTTP_MAX_BODY_BYTES}.
+     * CORTEX_MCP_ALLOWED_ORIGINS} (comma lists), {@code CORTEX_MCP_HTTP_MAX_BODY_BYTES} and the
+     * {@link SessionLimits} variables.
      */
     public static Options fromEnvironment(String bind, int port, Map<String, String> env) {
       String token = env.get("CORTEX_MCP_HTTP_TOKEN");
@@ -102,7 +119,8 @@ public final class HttpServe {
           token == null || token.isBlank() ? null : token,
           split(env.get("CORTEX_MCP_ALLOWED_HOSTS")),
           split(env.get("CORTEX_MCP_ALLOWED_ORIGINS")),
-          max);
+          max,
+          SessionLimits.fromEnvironment(env));
     }
 
     private static List<String> split(String value) {
@@ -119,18 +137,29 @@ public final class HttpServe {
   }
 
   /**
-   * Starts serving. {@code serverFactory} builds the MCP server on the given transport provider,
-   * with the transport's hooks (a call's cancellation).
+   * Starts serving. {@code serverFactory} builds the MCP server on the given transport provider.
    *
    * @throws StartupException when the options are unsafe or the port cannot be bound
    */
   public static HttpServe start(
       Options options,
-      BiFunction<
-              HttpServletStreamableServerTransportProvider,
-              McpAssembly.TransportHooks,
-              McpAsyncServer>
-          serverFactory)
+      Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
+      throws Exception {
+    return start(options, null, new CancelSignals(), serverFactory);
+  }
+
+  /**
+   * Starts serving the tools named {@code tools}: a {@code tools/call} of any other is answered as
+   * MCP says, with invalid params naming those there are (null leaves that to the server). A
+   * client's cancel of a tool call fires its signal in {@code cancels}.
+   *
+   * @throws StartupException when the options are unsafe or the port cannot be bound
+   */
+  public static HttpServe start(
+      Options options,
+      Collection<String> tools,
+      CancelSignals cancels,
+      Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
       throws Exception {
     boolean loopback = isLoopback(options.bind());
     if (!loopback && options.token() == null) {
@@ -145,11 +174,10 @@ public final class HttpServe {
             .jsonMapper(McpAssembly.sdkMapper())
             .mcpEndpoint(ENDPOINT)
             .maxRequestSize(options.maxBodyBytes())
+            // The guard closes sessions once idle; this frees one nobody asks about any more.
+            .sessionSweepInterval(options.sessions().idle())
             .build();
-    HttpCancellation cancellation = new HttpCancellation();
-    McpAsyncServer mcp =
-        serverFactory.apply(
-            provider, new McpAssembly.TransportHooks(RequestWithdrawal.NONE, cancellation));
+    McpAsyncServer mcp = serverFactory.apply(provider);
 
     QueuedThreadPool threads = new QueuedThreadPool(64, 4);
     threads.setName("cortex-http");
@@ -159,7 +187,7 @@ public final class HttpServe {
     connector.setPort(options.port());
     server.addConnector(connector);
 
-    HttpGuard guard = new HttpGuard(options, loopback, cancellation);
+    HttpGuard guard = new HttpGuard(options, loopback, tools, cancels, Clock.systemUTC());
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     ServletHolder servlet = new ServletHolder(provider);

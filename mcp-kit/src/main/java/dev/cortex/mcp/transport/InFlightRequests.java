@@ -1,25 +1,20 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.Cancellation;
-import dev.cortex.mcp.CancellationSignal;
 import java.math.BigDecimal;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The requests of one MCP session that still await their response, and which of them the client
  * cancelled with {@code notifications/cancelled}. The work of a cancelled request may still finish,
- * but its response and its progress notifications are not sent, and its {@link Cancellation} (found
- * by the marker the transport put in its {@code _meta}) trips so that work which can stop does.
- * {@code initialize} cannot be cancelled; a cancel for an id not in flight is ignored.
+ * but its response and its progress notifications are not sent. {@code initialize} cannot be
+ * cancelled; a cancel for an id not in flight is ignored.
  */
 final class InFlightRequests {
   static final String CANCELLED = "notifications/cancelled";
 
   private final Map<Id, Request> requests = new ConcurrentHashMap<>();
   private final Map<Id, Id> progressTokens = new ConcurrentHashMap<>();
-  private final Map<String, Request> markers = new ConcurrentHashMap<>();
 
   /**
    * A JSON-RPC id or progress token, compared by value: {@code 7}, {@code 7L} and {@code 7.0} are
@@ -42,8 +37,6 @@ final class InFlightRequests {
   private static final class Request {
     final boolean cancellable;
     final Id progressToken;
-    final String marker = UUID.randomUUID().toString();
-    final CancellationSignal signal = new CancellationSignal();
     volatile boolean cancelled;
 
     Request(boolean cancellable, Id progressToken) {
@@ -59,12 +52,7 @@ final class InFlightRequests {
       return;
     }
     Id token = Id.of(progressToken);
-    Request request = new Request(!"initialize".equals(method), token);
-    Request replaced = requests.put(key, request);
-    if (replaced != null) {
-      markers.remove(replaced.marker);
-    }
-    markers.put(request.marker, request);
+    requests.put(key, new Request(!"initialize".equals(method), token));
     if (token != null) {
       progressTokens.put(token, key);
     }
@@ -85,21 +73,7 @@ final class InFlightRequests {
       return false;
     }
     request.cancelled = true;
-    request.signal.cancel();
     return true;
-  }
-
-  /** The marker of the request {@code id} while it is in flight, else null. */
-  String marker(Object id) {
-    Id key = Id.of(id);
-    Request request = key == null ? null : requests.get(key);
-    return request == null ? null : request.marker;
-  }
-
-  /** The cancellation of the request that carries {@code marker}. */
-  Cancellation cancellationOf(String marker) {
-    Request request = marker == null ? null : markers.get(marker);
-    return request == null ? Cancellation.NONE : request.signal;
   }
 
   /** Whether the client cancelled the request {@code id}, which is still in flight. */
@@ -129,7 +103,6 @@ final class InFlightRequests {
     if (request == null) {
       return false;
     }
-    markers.remove(request.marker);
     if (request.progressToken != null) {
       progressTokens.remove(request.progressToken, key);
     }

@@ -1,7 +1,5 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.CallCancellations;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -26,21 +24,5 @@ final class RequestShape {
       return "Invalid params: the arguments of tools/call must be a JSON object.";
     }
     return null;
-  }
-
-  /**
-   * The parameters of a {@code tools/call} with the transport's cancellation marker in {@code
-   * _meta} (replacing any marker a client sent).
-   */
-  static Map<String, Object> withCallMarker(Object params, String marker) {
-    Map<String, Object> copy = new LinkedHashMap<>();
-    ((Map<?, ?>) params).forEach((key, value) -> copy.put(String.valueOf(key), value));
-    Map<String, Object> meta = new LinkedHashMap<>();
-    if (copy.get("_meta") instanceof Map<?, ?> given) {
-      given.forEach((key, value) -> meta.put(String.valueOf(key), value));
-    }
-    meta.put(CallCancellations.META_KEY, marker);
-    copy.put("_meta", meta);
-    return copy;
   }
 }

@@ -1,7 +1,6 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.CallCancellations;
-import dev.cortex.mcp.Cancellation;
+import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.RequestWithdrawal;
 import dev.cortex.mcp.StartupTrace;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -18,7 +17,9 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,8 +34,7 @@ import reactor.core.publisher.Mono;
  * lines, honours {@code notifications/cancelled} (the cancelled request's response and progress are
  * not written; its work runs on), and returns from {@link #serve()} as soon as the input ends.
  */
-public final class StdioTransport
-    implements McpServerTransportProvider, RequestWithdrawal, CallCancellations {
+public final class StdioTransport implements McpServerTransportProvider, RequestWithdrawal {
   private static final Logger log = LoggerFactory.getLogger(StdioTransport.class);
 
   /** Default cap on one inbound line, in bytes. */
@@ -55,6 +55,11 @@ public final class StdioTransport
   private volatile McpServerSession session;
   private volatile boolean traced;
   private volatile boolean initializeSeen;
+  private volatile Collection<String> tools;
+  private final CancelSignals cancels = new CancelSignals();
+
+  /** Tokens of the tool calls in flight, by JSON-RPC id: how a cancel reaches its call. */
+  private final Map<InFlightRequests.Id, String> callTokens = new ConcurrentHashMap<>();
 
   public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLineBytes) {
     this.mapper = Objects.requireNonNull(mapper);
@@ -64,6 +69,20 @@ public final class StdioTransport
       throw new IllegalArgumentException("maxLineBytes must be positive");
     }
     this.maxLineBytes = maxLineBytes;
+  }
+
+  /** The signals of tool calls this transport's client cancels, for the server's tool calls. */
+  public CancelSignals cancelSignals() {
+    return cancels;
+  }
+
+  /**
+   * The tools the server serves: a {@code tools/call} of any other is answered here as MCP says,
+   * with invalid params naming the tools there are. Without it the server answers those itself.
+   */
+  public StdioTransport servingTools(Collection<String> names) {
+    this.tools = List.copyOf(names);
+    return this;
   }
 
   @Override
@@ -106,11 +125,6 @@ public final class StdioTransport
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  @Override
-  public Cancellation of(String marker) {
-    return requests.cancellationOf(marker);
   }
 
   /** Remembers the id of an outgoing request that carries a withdrawal marker. */
@@ -189,52 +203,95 @@ public final class StdioTransport
           "JSON-RPC batches are not supported; send one message per line.");
       return;
     }
+    Object value;
+    try {
+      value = mapper.readValue(trimmed, Object.class);
+    } catch (IOException | RuntimeException e) {
+      reply(null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not JSON.");
+      return;
+    }
+    Object checked = Inbound.check(value);
+    if (checked instanceof Inbound.Problem problem) {
+      reply(problem);
+      return;
+    }
+    Inbound.Message inbound = (Inbound.Message) checked;
+    if (inbound.kind() == Inbound.Kind.REQUEST) {
+      Inbound.Problem problem = Inbound.problem(inbound, initializeSeen, tools);
+      if (problem != null) {
+        reply(problem);
+        return;
+      }
+      if (!initializeSeen && Inbound.PING.equals(inbound.method())) {
+        // Before initialize the SDK answers nothing; a ping is allowed at any time.
+        answer(inbound.id(), Map.of());
+        return;
+      }
+      if (Inbound.INITIALIZE.equals(inbound.method())) {
+        initializeSeen = true;
+      }
+      if (RequestShape.TOOLS_CALL.equals(inbound.method())) {
+        markCall(inbound);
+      }
+    } else if (inbound.kind() == Inbound.Kind.NOTIFICATION
+        && InFlightRequests.CANCELLED.equals(inbound.method())) {
+      // Handled here only: the SDK has no handler for it and would log a warning.
+      Object id = inbound.params() instanceof Map<?, ?> params ? params.get("requestId") : null;
+      if (requests.cancel(id)) {
+        log.debug("request {} cancelled by the client", id);
+        cancels.fire(callTokens.get(InFlightRequests.Id.of(id)));
+      }
+      return;
+    }
     McpSchema.JSONRPCMessage message;
     try {
-      message = McpSchema.deserializeJsonRpcMessage(mapper, trimmed);
-    } catch (IOException | RuntimeException e) {
-      refuseUnreadable(trimmed);
+      message = toSdk(inbound);
+    } catch (RuntimeException e) {
+      reply(
+          inbound.kind() == Inbound.Kind.REQUEST ? inbound.id() : null,
+          McpSchema.ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: the message's fields do not have their JSON-RPC types.");
       return;
     }
     if (message instanceof McpSchema.JSONRPCResponse response && !withdrawable.isEmpty()) {
       withdrawable.values().remove(response.id());
     }
     if (message instanceof McpSchema.JSONRPCRequest request) {
-      if (RequestShape.TOOLS_CALL.equals(request.method())) {
-        String problem = RequestShape.toolsCallProblem(request.params());
-        if (problem != null) {
-          reply(request.id(), McpSchema.ErrorCodes.INVALID_PARAMS, problem);
-          return;
-        }
-      }
-      if ("initialize".equals(request.method())) {
-        initializeSeen = true;
-      }
-      if (initializeSeen) {
-        // Before initialize the SDK answers nothing: no point waiting for those at the end.
-        requests.start(request.id(), request.method(), progressToken(request.params()));
-        if (RequestShape.TOOLS_CALL.equals(request.method())) {
-          message =
-              new McpSchema.JSONRPCRequest(
-                  request.jsonrpc(),
-                  request.method(),
-                  request.id(),
-                  RequestShape.withCallMarker(request.params(), requests.marker(request.id())));
-        }
-      }
-    } else if (message instanceof McpSchema.JSONRPCNotification notification
-        && InFlightRequests.CANCELLED.equals(notification.method())) {
-      // Handled here only: the SDK has no handler for it and would log a warning.
-      Object id =
-          notification.params() instanceof Map<?, ?> params ? params.get("requestId") : null;
-      if (requests.cancel(id)) {
-        log.debug("request {} cancelled by the client", id);
-      }
-      return;
+      requests.start(request.id(), request.method(), progressToken(request.params()));
     }
     session
         .handle(message)
         .subscribe(null, e -> log.warn("message handling failed: {}", e.toString()));
+  }
+
+  /** Puts a cancel token into the call's {@code _meta}, for the tool to hear of a cancel. */
+  @SuppressWarnings("unchecked")
+  private void markCall(Inbound.Message call) {
+    InFlightRequests.Id id = InFlightRequests.Id.of(call.id());
+    if (id == null || !(call.params() instanceof Map<?, ?> params)) {
+      return;
+    }
+    Object meta = params.get("_meta");
+    if (meta != null && !(meta instanceof Map)) {
+      return;
+    }
+    String token = cancels.open();
+    Map<String, Object> marked =
+        meta == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) meta);
+    marked.put(CancelSignals.META_KEY, token);
+    ((Map<String, Object>) params).put("_meta", marked);
+    String earlier = callTokens.put(id, token);
+    cancels.close(earlier);
+  }
+
+  private McpSchema.JSONRPCMessage toSdk(Inbound.Message message) {
+    Class<? extends McpSchema.JSONRPCMessage> type =
+        switch (message.kind()) {
+          case REQUEST -> McpSchema.JSONRPCRequest.class;
+          case NOTIFICATION -> McpSchema.JSONRPCNotification.class;
+          case RESPONSE -> McpSchema.JSONRPCResponse.class;
+        };
+    return mapper.convertValue(message.fields(), type);
   }
 
   private static Object progressToken(Object params) {
@@ -260,41 +317,34 @@ public final class StdioTransport
     return false;
   }
 
-  /**
-   * A JSON object that is no JSON-RPC message is an invalid request (with its id); else a parse
-   * error.
-   */
-  private void refuseUnreadable(String text) {
-    Object value;
-    try {
-      value = mapper.readValue(text, Object.class);
-    } catch (IOException | RuntimeException e) {
-      value = null;
+  private void reply(Inbound.Problem problem) {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("code", problem.code());
+    error.put("message", problem.message());
+    if (problem.data() != null) {
+      error.put("data", problem.data());
     }
-    if (!(value instanceof Map<?, ?> map)) {
-      reply(null, McpSchema.ErrorCodes.PARSE_ERROR, "Parse error: the line is not a JSON object.");
-      return;
-    }
-    Object id = map.get("id");
-    reply(
-        id instanceof String || id instanceof Number ? id : null,
-        McpSchema.ErrorCodes.INVALID_REQUEST,
-        "Invalid request: not a JSON-RPC 2.0 message.");
+    respond(problem.id(), "error", error);
   }
 
-  private void reply(Object id, int code, String message) {
-    Map<String, Object> error = new LinkedHashMap<>();
-    error.put("code", code);
-    error.put("message", message);
+  private void answer(Object id, Object result) {
+    respond(id, "result", result);
+  }
+
+  private void respond(Object id, String field, Object value) {
     Map<String, Object> response = new LinkedHashMap<>();
     response.put("jsonrpc", McpSchema.JSONRPC_VERSION);
     response.put("id", id);
-    response.put("error", error);
+    response.put(field, value);
     try {
       write(mapper.writeValueAsString(response));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private void reply(Object id, int code, String message) {
+    reply(new Inbound.Problem(code, message, id));
   }
 
   private void write(String json) {
@@ -353,6 +403,10 @@ public final class StdioTransport
                   StartupTrace.mark("first response written");
                 }
                 requests.finish(response.id());
+                InFlightRequests.Id id = InFlightRequests.Id.of(response.id());
+                if (id != null) {
+                  cancels.close(callTokens.remove(id));
+                }
               }
             } catch (IOException e) {
               throw new McpError(

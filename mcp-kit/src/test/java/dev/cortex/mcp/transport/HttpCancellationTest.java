@@ -2,6 +2,7 @@ package dev.cortex.mcp.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.mcp.McpAssembly;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,11 +30,18 @@ class HttpCancellationTest {
 
   @BeforeEach
   void start() throws Exception {
+    dev.cortex.mcp.CancelSignals cancels = new dev.cortex.mcp.CancelSignals();
     server =
         HttpServe.start(
             new HttpServe.Options("127.0.0.1", 0, null, List.of(), List.of(), 1 << 20),
-            (provider, hooks) ->
-                tool.serve(io.modelcontextprotocol.server.McpServer.async(provider), home, hooks));
+            null,
+            cancels,
+            provider ->
+                tool.serve(
+                    io.modelcontextprotocol.server.McpServer.async(provider),
+                    home,
+                    new McpAssembly.TransportHooks(
+                        dev.cortex.mcp.RequestWithdrawal.NONE, cancels)));
     HttpResponse<String> initialized = post(SlowTool.INITIALIZE, null).join();
     session = initialized.headers().firstValue(HttpCancellation.SESSION_HEADER).orElseThrow();
     assertThat(post(SlowTool.INITIALIZED, session).join().statusCode()).isEqualTo(202);
@@ -79,7 +87,7 @@ class HttpCancellationTest {
   }
 
   @Test
-  void cancelOfAnotherId_leavesTheCallAnswered() throws Exception {
+  void cancelOfAnotherId_orFromAnUnknownSession_leavesTheCallAnswered() throws Exception {
     CompletableFuture<HttpResponse<String>> call = post(SlowTool.call(2, "p2"), session);
     SlowTool.await(tool.started);
 
@@ -89,7 +97,7 @@ class HttpCancellationTest {
     HttpResponse<String> stream = call.get(60, TimeUnit.SECONDS);
 
     assertThat(unknown.statusCode()).isEqualTo(202);
-    assertThat(otherSession.statusCode()).isEqualTo(202);
+    assertThat(otherSession.statusCode()).as("an unknown session").isEqualTo(404);
     assertThat(stream.body()).contains("\"id\":2").contains("\"result\"").contains("\"done\"");
     assertThat(tool.cancelled.getCount()).as("no cancel reached the call").isOne();
   }

@@ -51,7 +51,7 @@ final class SlowTool {
 
   /** Builds an MCP server serving {@link #spec()} on the given SDK specification. */
   McpAsyncServer serve(McpServer.AsyncSpecification<?> specification, Path home) {
-    return serve(specification, home, McpAssembly.TransportHooks.NONE);
+    return serve(specification, home, McpAssembly.TransportHooks.none());
   }
 
   /** As {@link #serve(McpServer.AsyncSpecification, Path)}, with the transport's hooks. */

@@ -73,7 +73,9 @@ class StdioCancellationTest {
     StdioTransport transport = new StdioTransport(McpAssembly.sdkMapper(), in, output, 1 << 20);
     server =
         tool.serve(
-            McpServer.async(transport), home, new McpAssembly.TransportHooks(transport, transport));
+            McpServer.async(transport),
+            home,
+            new McpAssembly.TransportHooks(transport, transport.cancelSignals()));
     serving = new Thread(transport::serve, "stdio-serve");
     serving.start();
     send(SlowTool.INITIALIZE);

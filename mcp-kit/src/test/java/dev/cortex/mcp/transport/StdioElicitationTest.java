@@ -92,7 +92,7 @@ class StdioElicitationTest {
                 List.of(tool)),
             invoker,
             new McpAssembly.ServerIdentity("test", "Test", "0", null),
-            new McpAssembly.TransportHooks(transport, transport),
+            new McpAssembly.TransportHooks(transport, transport.cancelSignals()),
             new dev.cortex.mcp.Sessions(dev.cortex.mcp.SessionIdentity.NONE));
     serving = new Thread(transport::serve, "stdio-serve");
     serving.start();

@@ -6,6 +6,7 @@ import dev.cortex.workflows.ManifestException;
 import dev.cortex.workflows.ManifestLoader;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.activity.Activities;
+import dev.cortex.workflows.run.Cancellation;
 import dev.cortex.workflows.run.RunRecord;
 import dev.cortex.workflows.run.StepRecord;
 import dev.cortex.workflows.run.StepRunner;
@@ -13,6 +14,8 @@ import dev.cortex.workflows.run.StepStatus;
 import io.temporal.activity.LocalActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.CanceledFailure;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,8 +69,12 @@ public final class Interpreter implements InterpreterWorkflow {
     long prior = 0;
     RunRecord.RunError error = null;
     String current = null;
+    Cancellation cancelled = null;
+    int cut = -1;
+    int position = start.first();
     try {
-      recorder.begin(Wire.write(run), start.manifest());
+      RunRecord begun = run;
+      detached(() -> recorder.begin(Wire.write(begun), start.manifest()));
       Manifest manifest = ManifestLoader.parse(run.source().location(), start.manifest());
       Jq.Context context = Jq.Context.of(run.parameters());
       for (int i = 0; i < start.first(); i++) {
@@ -82,13 +89,24 @@ public final class Interpreter implements InterpreterWorkflow {
               start.manifest(),
               Duration.ofMillis(start.heartbeatMs()),
               KINDS);
-      for (int position = start.first(); position < manifest.steps().size(); position++) {
+      for (; position < manifest.steps().size(); position++) {
+        if (CancellationScope.current().isCancelRequested()) {
+          throw new CanceledFailure("the run was cancelled between its steps");
+        }
         Step step = manifest.steps().get(position);
         current = step.id();
-        StepRecord record = RUNNER.run(step, manifest, context, executor);
+        StepRecord record;
+        try {
+          record = RUNNER.run(step, manifest, context, executor);
+        } catch (CanceledFailure e) {
+          cut = position;
+          throw e;
+        }
         context.put(step.id(), record.output());
         run = run.withStep(position, record);
-        recorder.step(Wire.write(run), position);
+        RunRecord now = run;
+        int done = position;
+        detached(() -> recorder.step(Wire.write(now), done));
         recorded = position + 1;
         if (record.status() == StepStatus.FAILED) {
           error =
@@ -98,6 +116,8 @@ public final class Interpreter implements InterpreterWorkflow {
       }
     } catch (ManifestException e) {
       error = new RunRecord.RunError(current, "engine", "the run's manifest no longer loads");
+    } catch (CanceledFailure e) {
+      cancelled = cancellation();
     } catch (ActivityFailure e) {
       // The run's state could not be recorded on the worker (its database stayed locked, the
       // disk is full): end the run as failed, as the embedded engine does.
@@ -107,18 +127,49 @@ public final class Interpreter implements InterpreterWorkflow {
               "engine",
               "the engine could not record the run's progress; see the worker's log");
     }
+    String endedAt = WorkflowTime.CLOCK.instant().toString();
+    long millis = Workflow.currentTimeMillis() - started + prior;
     run =
-        run.ended(
-            WorkflowTime.CLOCK.instant().toString(),
-            Workflow.currentTimeMillis() - started + prior,
-            error);
+        cancelled == null
+            ? run.ended(endedAt, millis, error)
+            : run.cancelled(endedAt, millis, cancelled, cut);
+    RunRecord ended = run;
+    int cutStep = cut;
     try {
-      recorder.finish(Wire.write(run));
+      if (cutStep >= 0) {
+        detached(() -> recorder.step(Wire.write(ended), cutStep));
+      }
+      detached(() -> recorder.finish(Wire.write(ended)));
     } catch (ActivityFailure e) {
       // The starter writes the final trace when it sees the run end.
     }
     recorded = run.steps().size();
     return Wire.write(run);
+  }
+
+  /**
+   * Runs {@code work} (a recording) in a scope the run's cancellation does not reach: a cancelled
+   * run is still recorded.
+   */
+  private static void detached(Runnable work) {
+    Workflow.newDetachedCancellationScope(work).run();
+  }
+
+  /**
+   * Who cancelled the run, from the reason of its workflow's cancellation (Cortex passes the
+   * cancellation itself); a cancellation from outside Cortex (the temporal CLI) says so.
+   */
+  private static Cancellation cancellation() {
+    String reason = CancellationScope.current().getCancellationReason();
+    if (reason != null && reason.startsWith("{")) {
+      try {
+        return Wire.read(reason, Cancellation.class);
+      } catch (RuntimeException e) {
+        // not Cortex's: described below
+      }
+    }
+    return new Cancellation(
+        "Temporal workflow cancellation", WorkflowTime.CLOCK.instant().toString(), reason);
   }
 
   @Override

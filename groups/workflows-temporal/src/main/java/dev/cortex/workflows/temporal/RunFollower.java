@@ -1,5 +1,6 @@
 package dev.cortex.workflows.temporal;
 
+import dev.cortex.workflows.run.Cancellation;
 import dev.cortex.workflows.run.RunListener;
 import dev.cortex.workflows.run.RunRecord;
 import dev.cortex.workflows.run.RunStatus;
@@ -8,7 +9,9 @@ import dev.cortex.workflows.run.StepRecord;
 import dev.cortex.workflows.run.StepStatus;
 import dev.cortex.workflows.run.TraceFiles;
 import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
+import io.temporal.failure.CanceledFailure;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +27,8 @@ import java.util.concurrent.TimeoutException;
  * (the workers keep another home), it is written here too.
  */
 final class RunFollower implements Runnable {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RunFollower.class);
+
   /** The pause before the first question after a step, doubled while nothing new is recorded. */
   static final long FIRST_PAUSE_MS = 20;
 
@@ -37,6 +42,7 @@ final class RunFollower implements Runnable {
   private final TraceFiles traces;
   private final Clock clock;
   private final CompletableFuture<RunRecord> done;
+  private final java.util.function.Supplier<Cancellation> cancellation;
   private RunRecord run;
   private int next;
 
@@ -49,8 +55,10 @@ final class RunFollower implements Runnable {
       RunStore store,
       TraceFiles traces,
       Clock clock,
-      CompletableFuture<RunRecord> done) {
+      CompletableFuture<RunRecord> done,
+      java.util.function.Supplier<Cancellation> cancellation) {
     this.connection = connection;
+    this.cancellation = cancellation;
     this.execution = execution;
     this.run = run;
     this.next = first;
@@ -127,11 +135,34 @@ final class RunFollower implements Runnable {
     return !progress.steps().isEmpty();
   }
 
-  /** The record of a run whose workflow closed without returning one (terminated, say). */
+  /**
+   * The record of a run whose workflow closed without returning one: a cancelled workflow (the
+   * interpreter records the run as cancelled on its worker, but Temporal reports no result of a
+   * cancelled workflow), or one terminated from outside. The record this home holds wins when it
+   * has the end.
+   */
   private RunRecord notCompleted(Throwable cause) {
+    try {
+      RunStore.Stored stored = store.load(run.runId()).orElse(null);
+      if (stored != null && stored.record().status().ended()) {
+        return stored.record();
+      }
+    } catch (RuntimeException e) {
+      // The database cannot tell: the end is made up from what was followed.
+    }
+    String now = clock.instant().toString();
+    if (cause instanceof WorkflowFailedException failed
+        && failed.getCause() instanceof CanceledFailure) {
+      Cancellation asked = cancellation.get();
+      return run.cancelled(
+          now,
+          0,
+          asked != null ? asked : new Cancellation("Temporal workflow cancellation", now, null),
+          next < run.steps().size() ? next : -1);
+    }
     String message = cause == null ? "unknown" : cause.getMessage();
     return run.ended(
-        clock.instant().toString(),
+        now,
         0,
         new RunRecord.RunError(
             null, "engine", "the run ended on Temporal without its record: " + message));
@@ -152,7 +183,7 @@ final class RunFollower implements Runnable {
       store.finish(ended);
       traces.write(ended);
     } catch (RuntimeException e) {
-      System.err.println("cortex: the end of run " + ended.runId() + " was not recorded: " + e);
+      log.warn("the end of run {} was not recorded: {}", ended.runId(), e.toString());
     }
   }
 
@@ -160,7 +191,7 @@ final class RunFollower implements Runnable {
     try {
       notice.run();
     } catch (RuntimeException e) {
-      System.err.println("cortex: a listener of run " + run.runId() + " failed: " + e);
+      log.warn("a listener of run {} failed: {}", run.runId(), e.toString());
     }
   }
 }

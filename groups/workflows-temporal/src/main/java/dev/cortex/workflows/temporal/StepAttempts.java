@@ -83,9 +83,21 @@ final class StepAttempts implements StepActivity {
             environment,
             scopes.of(call.runId()),
             Attempt.expressions(context));
+    java.util.concurrent.CompletableFuture<Void> ended =
+        new java.util.concurrent.CompletableFuture<>();
     Future<ActivityResult> running =
-        THREADS.submit(() -> Attempt.run(activities.forKind(kind), input));
-    long beat = Math.max(100, execution.getInfo().getHeartbeatTimeout().toMillis() / 4);
+        THREADS.submit(
+            () -> {
+              try {
+                return Attempt.run(activities.forKind(kind), input);
+              } finally {
+                ended.complete(null);
+              }
+            });
+    // Beats often enough that a cancelled run's attempt stops within about a second (the
+    // worker's heartbeat throttle is as short).
+    long beat =
+        Math.min(BEAT_MS, Math.max(100, execution.getInfo().getHeartbeatTimeout().toMillis() / 4));
     while (true) {
       try {
         ActivityResult result = running.get(beat, TimeUnit.MILLISECONDS);
@@ -95,11 +107,14 @@ final class StepAttempts implements StepActivity {
         try {
           execution.heartbeat(null);
         } catch (ActivityCompletionException over) {
+          // Cancelled, or timed out for Temporal: end what the attempt started, then say so.
           running.cancel(true);
+          awaitRelease(ended);
           throw over;
         }
       } catch (InterruptedException e) {
         running.cancel(true);
+        awaitRelease(ended);
         Thread.currentThread().interrupt();
         throw ApplicationFailure.newNonRetryableFailure(
             "the worker running step '" + call.stepId() + "' stopped",
@@ -111,6 +126,20 @@ final class StepAttempts implements StepActivity {
         throw ApplicationFailure.newNonRetryableFailure(
             "step '" + call.stepId() + "' failed unexpectedly; see the worker's log", "internal");
       }
+    }
+  }
+
+  /** The longest pause between heartbeats of an attempt. */
+  static final long BEAT_MS = 1000;
+
+  /** Waits (bounded) for an interrupted attempt to release what it started. */
+  private static void awaitRelease(java.util.concurrent.CompletableFuture<Void> ended) {
+    try {
+      ended.get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // It hangs: the worker goes on; Temporal has the attempt's outcome already.
     }
   }
 

@@ -2,6 +2,7 @@ package dev.cortex.workflows.temporal;
 
 import dev.cortex.mcp.ErrorCodes;
 import dev.cortex.mcp.ToolException;
+import dev.cortex.workflows.run.Cancellation;
 import dev.cortex.workflows.run.Engine;
 import dev.cortex.workflows.run.RunHandle;
 import dev.cortex.workflows.run.RunIds;
@@ -32,12 +33,18 @@ import java.util.concurrent.CompletableFuture;
 public final class TemporalEngine implements Engine {
   public static final String NAME = "temporal";
 
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(TemporalEngine.class);
+
   private final TemporalSettings settings;
   private final Map<String, String> env;
   private final RunStore store;
   private final TraceFiles traces;
   private final Clock clock;
   private Connection connection;
+
+  /** The cancellations this process asked for, by run id: for runs whose end it follows. */
+  private final Map<String, Cancellation> asked = new java.util.concurrent.ConcurrentHashMap<>();
 
   public TemporalEngine(
       TemporalSettings settings,
@@ -157,7 +164,7 @@ public final class TemporalEngine implements Engine {
     } catch (WorkflowExecutionAlreadyStarted e) {
       throw new IllegalStateException("run " + run.runId() + " is already running on Temporal");
     } catch (RuntimeException e) {
-      System.err.println("cortex: run " + run.runId() + " did not start on Temporal: " + e);
+      log.warn("run {} did not start on Temporal: {}", run.runId(), e.toString());
       RunRecord failed =
           run.ended(
               clock.instant().toString(),
@@ -175,12 +182,38 @@ public final class TemporalEngine implements Engine {
     }
     CompletableFuture<RunRecord> done = new CompletableFuture<>();
     RunFollower follower =
-        new RunFollower(open, execution, run, first, listener, store, traces, clock, done);
+        new RunFollower(
+            open,
+            execution,
+            run,
+            first,
+            listener,
+            store,
+            traces,
+            clock,
+            done,
+            () -> asked.get(run.runId()));
     Thread thread = new Thread(follower, "cortex-follow-" + run.runId());
     thread.setDaemon(true);
     thread.start();
     String runId = run.runId();
-    return RunHandle.of(runId, done);
+    return RunHandle.of(runId, done, cancellation -> cancel(runId, cancellation));
+  }
+
+  /**
+   * Cancels the run's workflow on the cluster (Temporal workflow cancellation, the cancellation as
+   * its reason): the interpreter stops its running attempt (whose worker ends its processes),
+   * starts no later step and records the run as cancelled.
+   */
+  @Override
+  public void cancel(String runId, Cancellation cancellation) {
+    asked.putIfAbsent(runId, cancellation);
+    try {
+      connection().client.newUntypedWorkflowStub(runId).cancel(Wire.write(cancellation));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "run " + runId + " could not be cancelled on Temporal: " + e.getMessage());
+    }
   }
 
   /**

@@ -5,9 +5,11 @@ import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.ActivityFailure;
 import dev.cortex.workflows.activity.ActivityResult;
 import dev.cortex.workflows.run.StepRunner;
+import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ApplicationFailure;
+import io.temporal.failure.CanceledFailure;
 import io.temporal.failure.TimeoutFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
@@ -54,6 +56,8 @@ final class TemporalExecutor implements StepRunner.Executor {
   ActivityOptions options(Step step) {
     Duration backoff = step.retry().backoff();
     return ActivityOptions.newBuilder()
+        // A cancelled run waits for its running attempt to stop (its processes ended) first.
+        .setCancellationType(ActivityCancellationType.WAIT_CANCELLATION_COMPLETED)
         .setStartToCloseTimeout(
             step.timeout() == null ? NO_TIMEOUT : step.timeout().plus(heartbeat))
         .setHeartbeatTimeout(heartbeat)
@@ -88,6 +92,10 @@ final class TemporalExecutor implements StepRunner.Executor {
             new ActivityResult(result.output(), result.summary(), result.cost()), result.attempt());
       } catch (io.temporal.failure.ActivityFailure e) {
         Throwable cause = e.getCause();
+        if (cause instanceof CanceledFailure cancelled) {
+          // The run is cancelled: not a failure of the step, the interpreter's to record.
+          throw cancelled;
+        }
         if (cause instanceof ApplicationFailure failure
             && !WORKER_STOPPED.equals(failure.getType())) {
           return StepRunner.Outcome.failed(failed(failure), attempt(failure));

@@ -9,22 +9,19 @@ import java.time.Clock;
 import java.util.Map;
 
 /**
- * The entry points of the Temporal runtime for the {@code cortex} command, which loads this module
- * and the Temporal SDK with a class loader of their own, only when they are needed. Their
- * signatures name only types of the command's own class path.
+ * What the {@code cortex} command asks of the Temporal runtime, which it loads (with the Temporal
+ * SDK) with a class loader of its own, only when it is needed, and finds with {@link
+ * java.util.ServiceLoader}. It names only types of the command's own class path, so the command and
+ * the runtime are compiled against one signature.
  */
-public final class TemporalRuntime {
-  private TemporalRuntime() {}
-
+public interface TemporalRuntime {
   /** The Temporal engine over this home's run index and trace files. */
-  public static Engine engine(
+  Engine engine(
       TemporalSettings settings,
       Map<String, String> env,
       RunStore store,
       TraceFiles traces,
-      Clock clock) {
-    return new TemporalEngine(settings, env, store, traces, clock);
-  }
+      Clock clock);
 
   /**
    * A started worker; closing it stops it.
@@ -32,7 +29,7 @@ public final class TemporalRuntime {
    * @throws IllegalStateException when the cluster cannot be reached
    * @throws IllegalArgumentException when the options or the TLS and API key settings are wrong
    */
-  public static AutoCloseable worker(
+  AutoCloseable worker(
       TemporalSettings settings,
       Map<String, String> env,
       RunStore store,
@@ -40,14 +37,5 @@ public final class TemporalRuntime {
       Activities activities,
       ActivityEnvironment environment,
       int concurrency,
-      int workflowCache) {
-    return TemporalWorker.start(
-        settings,
-        env,
-        store,
-        traces,
-        activities,
-        environment,
-        new TemporalWorker.Options(concurrency, workflowCache));
-  }
+      int workflowCache);
 }

@@ -22,6 +22,9 @@ public final class TemporalWorker implements AutoCloseable {
   /** How long workflow code may run without yielding before Temporal suspects a deadlock. */
   static final long DEADLOCK_DETECTION_MS = 10_000;
 
+  /** The longest an attempt's heartbeats are held back by the SDK before they are sent. */
+  static final Duration HEARTBEAT_THROTTLE = Duration.ofSeconds(1);
+
   /** How long a run's next workflow task waits for the worker that holds the run in memory. */
   static final Duration STICKY_TIMEOUT = Duration.ofSeconds(5);
 
@@ -87,6 +90,10 @@ public final class TemporalWorker implements AutoCloseable {
             WorkerOptions.newBuilder()
                 .setDefaultDeadlockDetectionTimeout(DEADLOCK_DETECTION_MS)
                 .setMaxConcurrentActivityExecutionSize(options.concurrency())
+                // Heartbeats reach the cluster at least once a second: how an attempt hears, in
+                // time, that its run was cancelled.
+                .setMaxHeartbeatThrottleInterval(HEARTBEAT_THROTTLE)
+                .setDefaultHeartbeatThrottleInterval(HEARTBEAT_THROTTLE)
                 // No cache, no sticky execution: a zero schedule-to-start timeout is the SDK's way
                 // of not asking the cluster to keep a run's next workflow task for this worker.
                 .setStickyQueueScheduleToStartTimeout(

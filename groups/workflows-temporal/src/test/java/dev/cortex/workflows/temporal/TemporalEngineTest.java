@@ -317,4 +317,61 @@ class TemporalEngineTest {
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     assertThat(nowhere.describe()).containsEntry("reachable", false);
   }
+
+  @Test
+  void cancel_duringAShellStep_endsItsProcesses_startsNoLaterStep_andRecordsWhoCancelled()
+      throws Exception {
+    Path marks = java.nio.file.Files.createDirectories(dir.resolve("marks"));
+    String yaml =
+        """
+        name: stoppable
+        version: '1'
+        capabilities: [shell]
+        steps:
+          - id: work
+            kind: shell
+            with:
+              script: "sleep 300 & echo $! > %1$s/child.tmp; mv %1$s/child.tmp %1$s/child; sleep 300"
+          - id: after
+            kind: shell
+            with: {argv: [touch, "%1$s/after"]}
+        """
+            .formatted(marks);
+    dev.cortex.workflows.run.RunHandle handle = engine.start(request(yaml), RunListener.NONE);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!java.nio.file.Files.exists(marks.resolve("child"))) {
+      assertThat(System.nanoTime()).as("the step started").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    long child = Long.parseLong(java.nio.file.Files.readString(marks.resolve("child")).strip());
+
+    handle.cancel(
+        new dev.cortex.workflows.run.Cancellation("a test", "2026-12-01T12:00:00Z", "enough"));
+    RunRecord run = handle.await();
+
+    assertThat(run.status()).as("%s", run.error()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(run.cancelled().by()).isEqualTo("a test");
+    assertThat(run.cancelled().reason()).isEqualTo("enough");
+    assertThat(run.step("work").orElseThrow().status())
+        .isEqualTo(dev.cortex.workflows.run.StepStatus.CANCELLED);
+    assertThat(run.step("after").orElseThrow().status())
+        .isEqualTo(dev.cortex.workflows.run.StepStatus.PENDING);
+    assertThat(running(child)).as("the step's background child").isFalse();
+    assertThat(marks.resolve("after")).doesNotExist();
+    RunRecord stored = store.load(run.runId()).orElseThrow().record();
+    assertThat(stored.status()).isEqualTo(RunStatus.CANCELLED);
+    assertThat(stored.cancelled()).isEqualTo(run.cancelled());
+    assertThat(Json.mapper().readTree(traces.file(run.runId())).path("status").asString())
+        .isEqualTo("cancelled");
+  }
+
+  /** Whether {@code pid} runs (a zombie has ended). */
+  private static boolean running(long pid) {
+    try {
+      String stat = java.nio.file.Files.readString(Path.of("/proc/" + pid + "/stat"));
+      return !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
 }

@@ -9,8 +9,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * What one attempt of a step gets: its id, its inputs with templates resolved (already valid
  * against the activity's input schema), the manifest (for declared servers), the time left, the
- * environment, the run's shared scope and an evaluator of jq expressions over the run's context
- * ({@code {params, steps}}, plus {@code item} and {@code index} inside a {@code for_each}).
+ * environment, the run's shared scope, an evaluator of jq expressions over the run's context
+ * ({@code {params, steps}}, plus {@code item} and {@code index} inside a {@code for_each}) and who
+ * hears of the processes it starts.
  */
 public record ActivityInput(
     String stepId,
@@ -19,7 +20,8 @@ public record ActivityInput(
     Duration timeout,
     ActivityEnvironment environment,
     RunScope scope,
-    Expressions expressions) {
+    Expressions expressions,
+    ProcessObserver processes) {
 
   public ActivityInput {
     Objects.requireNonNull(stepId, "stepId");
@@ -28,6 +30,19 @@ public record ActivityInput(
     Objects.requireNonNull(environment, "environment");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(expressions, "expressions");
+    processes = processes == null ? ProcessObserver.NONE : processes;
+  }
+
+  /** An input whose processes nobody records. */
+  public ActivityInput(
+      String stepId,
+      JsonNode with,
+      Manifest manifest,
+      Duration timeout,
+      ActivityEnvironment environment,
+      RunScope scope,
+      Expressions expressions) {
+    this(stepId, with, manifest, timeout, environment, scope, expressions, ProcessObserver.NONE);
   }
 
   /** The step's timeout, when it has one; activities may pass it on (HTTP, JDBC). */

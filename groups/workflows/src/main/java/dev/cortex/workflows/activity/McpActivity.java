@@ -3,6 +3,7 @@ package dev.cortex.workflows.activity;
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.McpAssembly;
 import dev.cortex.mcp.Schema;
+import dev.cortex.process.ProcessSpec;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.ServerSpec;
 import dev.cortex.workflows.Step;
@@ -11,8 +12,6 @@ import dev.cortex.workflows.Template;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -159,7 +158,9 @@ public final class McpActivity implements Activity {
         input
             .scope()
             .resource(
-                key, McpConnection.class, () -> open(name, server, input.environment(), serverLog));
+                key,
+                McpConnection.class,
+                () -> open(name, server, input.environment(), serverLog, input.processes()));
     start(input, key, name, connection);
     McpSchema.CallToolResult result = call(input, key, tool, connection);
     return outcome(tool, result);
@@ -283,10 +284,16 @@ public final class McpActivity implements Activity {
   }
 
   private static McpConnection open(
-      String name, ServerSpec server, ActivityEnvironment environment, PrintStream serverLog) {
+      String name,
+      ServerSpec server,
+      ActivityEnvironment environment,
+      PrintStream serverLog,
+      ProcessObserver processes) {
     McpConnection.ServerLog log = new McpConnection.ServerLog(name, serverLog);
     McpClientTransport transport =
-        server.isStdio() ? stdio(server.command(), environment, log) : http(server.url());
+        server.isStdio()
+            ? stdio(server.command(), environment, log, processes)
+            : http(server.url());
     McpAsyncClient client =
         McpClient.async(transport)
             .clientInfo(McpSchema.Implementation.builder("cortex-workflows", "1").build())
@@ -297,26 +304,17 @@ public final class McpActivity implements Activity {
   }
 
   private static McpClientTransport stdio(
-      List<String> command, ActivityEnvironment environment, McpConnection.ServerLog log) {
+      List<String> command,
+      ActivityEnvironment environment,
+      McpConnection.ServerLog log,
+      ProcessObserver processes) {
     // Resolve the program against the run's PATH: the JVM would search its own.
-    String program =
-        resolveProgram(command.get(0), environment).map(Path::toString).orElse(command.get(0));
-    ServerParameters parameters =
-        ServerParameters.builder(program)
-            .args(command.subList(1, command.size()))
-            .env(environment.variables())
-            .build();
-    StdioClientTransport transport =
-        new StdioClientTransport(parameters, McpAssembly.sdkMapper()) {
-          @Override
-          protected ProcessBuilder getProcessBuilder() {
-            ProcessBuilder builder = new ProcessBuilder();
-            builder.environment().clear();
-            return builder;
-          }
-        };
-    transport.setStdErrorHandler(log);
-    return transport;
+    List<String> argv = new ArrayList<>(command);
+    argv.set(
+        0, resolveProgram(command.get(0), environment).map(Path::toString).orElse(command.get(0)));
+    ProcessSpec spec =
+        ProcessSpec.builder(argv, environment.variables()).stdinOpen().capture(0, 0).build();
+    return new StdioServerTransport(spec, McpAssembly.sdkMapper(), log, processes);
   }
 
   private static McpClientTransport http(String url) {

@@ -2,6 +2,12 @@ package dev.cortex.workflows.activity;
 
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.Schema;
+import dev.cortex.process.Capture;
+import dev.cortex.process.OutputListener;
+import dev.cortex.process.ProcessResult;
+import dev.cortex.process.ProcessSpec;
+import dev.cortex.process.Processes;
+import dev.cortex.process.RunningProcess;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.StepKind;
@@ -27,6 +33,9 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ShellActivity implements Activity {
   private static final Path POSIX_SHELL = Path.of("/bin/sh");
 
+  /** Of each stream's 16 MiB kept, the last 1 MiB: where a failing program says why. */
+  private static final int TAIL_SHARE = 1024 * 1024;
+
   private final int captureLimit;
 
   public ShellActivity() {
@@ -35,6 +44,10 @@ public final class ShellActivity implements Activity {
 
   ShellActivity(int captureLimit) {
     this.captureLimit = captureLimit;
+  }
+
+  private int tailBytes() {
+    return Math.min(TAIL_SHARE, captureLimit / 4);
   }
 
   @Override
@@ -50,9 +63,12 @@ public final class ShellActivity implements Activity {
 
   @Override
   public String outputDescription() {
-    return "{exit_code, stdout, stderr}; json when parse_json is true; stdout_truncated /"
-        + " stderr_truncated past 16 MiB. An exit code outside ok_exit_codes fails the step"
-        + " (kind exit_status) with this output kept.";
+    return "{exit_code, stdout, stderr}; json when parse_json is true. A stream past 16 MiB keeps"
+        + " its first 15 MiB and last 1 MiB with a line [... N bytes omitted ...] between them,"
+        + " and stdout_truncated / stderr_truncated is set. An exit code outside ok_exit_codes"
+        + " fails the step (kind exit_status) with this output kept. The program runs in a"
+        + " process group of its own: whatever it leaves running in the background is ended"
+        + " when it exits.";
   }
 
   @Override
@@ -182,13 +198,14 @@ public final class ShellActivity implements Activity {
     Map<String, String> environment = environment(input.environment(), with.path("env"));
     Path cwd = workingDirectory(with.path("cwd"));
     List<String> command = command(with, environment);
-    String stdin = with.path("stdin").isString() ? with.get("stdin").stringValue() : null;
-    Subprocess.Outcome outcome;
-    try {
-      outcome = Subprocess.run(command, cwd, environment, stdin, captureLimit);
-    } catch (IOException e) {
-      throw startFailure(command.get(0), e);
+    ProcessSpec.Builder spec =
+        ProcessSpec.builder(command, environment)
+            .directory(cwd)
+            .capture(captureLimit - tailBytes(), tailBytes());
+    if (with.path("stdin").isString()) {
+      spec.stdin(with.get("stdin").stringValue().getBytes(StandardCharsets.UTF_8));
     }
+    ProcessResult outcome = runToEnd(spec.build(), command.get(0), input.processes());
     String stdout = outcome.stdout().text(StandardCharsets.UTF_8);
     String stderr = outcome.stderr().text(StandardCharsets.UTF_8);
     ObjectNode output = output(outcome, stdout, stderr);
@@ -203,6 +220,30 @@ public final class ShellActivity implements Activity {
     long lines = stdout.lines().count();
     return ActivityResult.of(
         output, "exit " + outcome.exitCode() + ", " + OutputText.count(lines, "line"));
+  }
+
+  /**
+   * Starts the program in a group of its own and waits for it; an interrupt (a timeout, a cancel)
+   * ends the whole group and is rethrown, as is an end forced by the JVM's exit.
+   */
+  private static ProcessResult runToEnd(ProcessSpec spec, String program, ProcessObserver observer)
+      throws ActivityFailure, InterruptedException {
+    RunningProcess process;
+    try {
+      process = Processes.start(spec, OutputListener.NONE);
+    } catch (IOException e) {
+      throw startFailure(program, e);
+    }
+    observer.started(process);
+    try {
+      ProcessResult result = process.await();
+      if (result.terminated()) {
+        throw new InterruptedException("the program was ended from outside the step");
+      }
+      return result;
+    } finally {
+      observer.ended(process);
+    }
   }
 
   private static Map<String, String> environment(ActivityEnvironment environment, JsonNode env) {
@@ -252,18 +293,20 @@ public final class ShellActivity implements Activity {
     return argv;
   }
 
-  private static ObjectNode output(Subprocess.Outcome outcome, String stdout, String stderr) {
+  private static ObjectNode output(ProcessResult outcome, String stdout, String stderr) {
     ObjectNode output = Json.mapper().createObjectNode();
     output.put("exit_code", outcome.exitCode());
     output.put("stdout", stdout);
     output.put("stderr", stderr);
-    if (outcome.stdout().truncated()) {
-      output.put("stdout_truncated", true);
-    }
-    if (outcome.stderr().truncated()) {
-      output.put("stderr_truncated", true);
-    }
+    truncated(output, "stdout", outcome.stdout());
+    truncated(output, "stderr", outcome.stderr());
     return output;
+  }
+
+  private static void truncated(ObjectNode output, String stream, Capture capture) {
+    if (capture.truncated()) {
+      output.put(stream + "_truncated", true);
+    }
   }
 
   private static Set<Integer> okExitCodes(JsonNode codes) {

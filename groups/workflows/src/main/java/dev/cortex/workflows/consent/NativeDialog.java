@@ -1,8 +1,12 @@
 package dev.cortex.workflows.consent;
 
+import dev.cortex.process.OutputListener;
+import dev.cortex.process.ProcessResult;
+import dev.cortex.process.ProcessSpec;
+import dev.cortex.process.Processes;
+import dev.cortex.process.RunningProcess;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,27 +86,24 @@ final class NativeDialog implements Channel {
   @Override
   public CompletableFuture<Boolean> ask(Confirmation confirmation, Duration within) {
     List<String> command = command(confirmation, within);
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().clear();
-    builder.environment().putAll(environment);
+    Map<String, String> env = new java.util.LinkedHashMap<>(environment);
     // zenity takes its exit codes from ZENITY_* (else DIALOG_*) variables: inherited ones could
     // turn a cancelled or timed-out dialog into exit 0, an approval. Fix every code here.
-    builder.environment().keySet().removeIf(name -> name.startsWith("DIALOG_"));
-    builder.environment().put("ZENITY_OK", "0");
-    builder.environment().put("ZENITY_CANCEL", "1");
-    builder.environment().put("ZENITY_ESC", "1");
-    builder.environment().put("ZENITY_TIMEOUT", "5");
-    builder.environment().put("ZENITY_ERROR", "255");
-    builder.environment().put("ZENITY_EXTRA", "1");
-    builder.environment().put(MESSAGE_VARIABLE, confirmation.message());
-    builder.redirectError(ProcessBuilder.Redirect.DISCARD);
-    builder.redirectInput(ProcessBuilder.Redirect.PIPE);
+    env.keySet().removeIf(name -> name.startsWith("DIALOG_"));
+    env.put("ZENITY_OK", "0");
+    env.put("ZENITY_CANCEL", "1");
+    env.put("ZENITY_ESC", "1");
+    env.put("ZENITY_TIMEOUT", "5");
+    env.put("ZENITY_ERROR", "255");
+    env.put("ZENITY_EXTRA", "1");
+    env.put(MESSAGE_VARIABLE, confirmation.message());
     CompletableFuture<Boolean> answer = new CompletableFuture<>();
-    Process process;
+    RunningProcess process;
     try {
-      process = builder.start();
-      process.getOutputStream().close();
-    } catch (IOException e) {
+      process =
+          Processes.start(
+              ProcessSpec.builder(command, env).capture(64 * 1024, 0).build(), OutputListener.NONE);
+    } catch (IOException | IllegalArgumentException e) {
       answer.completeExceptionally(e);
       return answer;
     }
@@ -110,10 +111,10 @@ final class NativeDialog implements Channel {
         new Thread(
             () -> {
               try {
-                String out = read(process.getInputStream());
-                int code = process.waitFor();
-                answer.complete(decision(code, out));
-              } catch (IOException | InterruptedException | RuntimeException e) {
+                ProcessResult result = process.await();
+                answer.complete(
+                    decision(result.exitCode(), result.stdout().text(StandardCharsets.UTF_8)));
+              } catch (InterruptedException | RuntimeException e) {
                 answer.completeExceptionally(e);
               }
             },
@@ -123,8 +124,7 @@ final class NativeDialog implements Channel {
     answer.whenComplete(
         (value, failure) -> {
           if (answer.isCancelled() || process.isAlive()) {
-            process.descendants().forEach(ProcessHandle::destroy);
-            process.destroy();
+            process.terminate();
             log.debug("native dialog withdrawn");
           }
         });
@@ -209,12 +209,6 @@ final class NativeDialog implements Channel {
         yield answer.equals("Yes");
       }
     };
-  }
-
-  private static String read(InputStream in) throws IOException {
-    byte[] bytes = in.readNBytes(64 * 1024);
-    in.transferTo(java.io.OutputStream.nullOutputStream());
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   private Optional<Path> program(String name) {

@@ -6,6 +6,8 @@ import dev.cortex.workflows.activity.ActivityFailure;
 import dev.cortex.workflows.activity.ActivityInput;
 import dev.cortex.workflows.activity.ActivityResult;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +23,8 @@ import tools.jackson.databind.JsonNode;
  * interruption or an unexpected exception turned into a failure the author can read.
  */
 public final class Attempt {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Attempt.class);
+
   /** The threads attempts run on when they have a timeout, and for_each items; daemons. */
   static final ExecutorService THREADS =
       Executors.newCachedThreadPool(
@@ -35,6 +39,9 @@ public final class Attempt {
             }
           });
 
+  /** How long an interrupted attempt gets to release what it started. */
+  static final Duration RELEASE_WAIT = Duration.ofSeconds(15);
+
   private Attempt() {}
 
   /**
@@ -45,15 +52,26 @@ public final class Attempt {
     if (timeout == null) {
       return guarded(activity, input);
     }
-    Future<ActivityResult> future = THREADS.submit(() -> guarded(activity, input));
+    CompletableFuture<Void> ended = new CompletableFuture<>();
+    Future<ActivityResult> future =
+        THREADS.submit(
+            () -> {
+              try {
+                return guarded(activity, input);
+              } finally {
+                ended.complete(null);
+              }
+            });
     try {
       return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       future.cancel(true);
+      awaitEnd(List.of(ended));
       throw new ActivityFailure(
           "timeout", "step '" + input.stepId() + "' timed out after " + Describe.duration(timeout));
     } catch (InterruptedException e) {
       future.cancel(true);
+      awaitEnd(List.of(ended));
       Thread.currentThread().interrupt();
       throw interrupted(input.stepId());
     } catch (ExecutionException e) {
@@ -61,6 +79,24 @@ public final class Attempt {
         throw failure;
       }
       throw internal(activity, e.getCause());
+    }
+  }
+
+  /**
+   * Waits (at most {@link #RELEASE_WAIT}) for interrupted attempts to finish, so that what they
+   * started (a process group) is ended before the step is recorded or tried again.
+   */
+  static void awaitEnd(List<CompletableFuture<Void>> ended) {
+    long deadline = System.nanoTime() + RELEASE_WAIT.toNanos();
+    for (CompletableFuture<Void> end : ended) {
+      try {
+        end.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (ExecutionException | TimeoutException e) {
+        // It ended badly, or it hangs: either way, waiting longer does not help.
+      }
     }
   }
 
@@ -107,8 +143,7 @@ public final class Attempt {
   }
 
   private static ActivityFailure internal(Activity activity, Throwable cause) {
-    System.err.println(
-        "cortex: the " + activity.kind().wireName() + " activity failed unexpectedly: " + cause);
+    log.error("the {} activity failed unexpectedly", activity.kind().wireName(), cause);
     return new ActivityFailure(
         "internal",
         "the " + activity.kind().wireName() + " activity failed unexpectedly; see the server log",

@@ -40,6 +40,16 @@ public interface Engine {
    */
   RunHandle resume(String runId, RunListener listener);
 
+  /**
+   * Stops a run as {@code cancellation} says: the running step's processes are ended, no later step
+   * starts, and the run ends {@code cancelled} with the cancellation in its trace. Returns at once;
+   * the run's record shows when it has ended. A run of this engine that no process runs any more
+   * (interrupted) is ended as cancelled here, after what is left of its processes.
+   *
+   * @throws IllegalStateException when the run is not one this engine can stop
+   */
+  void cancel(String runId, Cancellation cancellation);
+
   /** Whether runs this engine started in this process are still going on. */
   boolean busy();
 

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * run's end is reported.
  */
 final class LiveTrace {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(LiveTrace.class);
+
   private static final ExecutorService WRITER =
       Executors.newSingleThreadExecutor(
           runnable -> {
@@ -52,7 +54,7 @@ final class LiveTrace {
       try {
         write(run, false);
       } catch (RuntimeException e) {
-        System.err.println("cortex: the trace of run " + run.runId() + " was not replaced: " + e);
+        log.warn("the trace of run {} was not replaced: {}", run.runId(), e.toString());
       }
     }
   }

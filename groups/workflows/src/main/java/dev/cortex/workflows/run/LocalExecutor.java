@@ -5,9 +5,11 @@ import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.ActivityEnvironment;
 import dev.cortex.workflows.activity.ActivityFailure;
 import dev.cortex.workflows.activity.ActivityInput;
+import dev.cortex.workflows.activity.ProcessObserver;
 import dev.cortex.workflows.activity.RunScope;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
@@ -22,11 +24,17 @@ final class LocalExecutor implements StepRunner.Executor {
   private final Activities activities;
   private final ActivityEnvironment environment;
   private final RunScope scope;
+  private final ProcessObserver processes;
 
-  LocalExecutor(Activities activities, ActivityEnvironment environment, RunScope scope) {
+  LocalExecutor(
+      Activities activities,
+      ActivityEnvironment environment,
+      RunScope scope,
+      ProcessObserver processes) {
     this.activities = activities;
     this.environment = environment;
     this.scope = scope;
+    this.processes = processes;
   }
 
   @Override
@@ -40,7 +48,8 @@ final class LocalExecutor implements StepRunner.Executor {
             step.timeout(),
             environment,
             scope,
-            Attempt.expressions(call.context()));
+            Attempt.expressions(call.context()),
+            processes);
     int attempt = 0;
     while (true) {
       attempt++;
@@ -61,38 +70,48 @@ final class LocalExecutor implements StepRunner.Executor {
     }
   }
 
+  /**
+   * Runs the items on pool threads, at most {@code concurrency} at once. An interrupt (the run's
+   * cancellation) starts no further item, interrupts those running and waits for them to release
+   * what they started.
+   */
   @Override
   public void fanOut(int count, int concurrency, IntConsumer task) {
     if (concurrency == 1) {
-      for (int i = 0; i < count; i++) {
+      for (int i = 0; i < count && !Thread.currentThread().isInterrupted(); i++) {
         task.accept(i);
       }
       return;
     }
     Semaphore slots = new Semaphore(concurrency);
     List<Future<?>> futures = new ArrayList<>();
-    for (int index = 0; index < count; index++) {
-      int i = index;
-      slots.acquireUninterruptibly();
-      futures.add(
-          Attempt.THREADS.submit(
-              () -> {
-                try {
-                  task.accept(i);
-                } finally {
-                  slots.release();
-                }
-              }));
-    }
-    for (Future<?> future : futures) {
-      try {
-        future.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (ExecutionException e) {
-        // Tasks report failures in their outcomes; nothing escapes them.
+    List<CompletableFuture<Void>> ended = new ArrayList<>();
+    try {
+      for (int index = 0; index < count; index++) {
+        int i = index;
+        slots.acquire();
+        CompletableFuture<Void> end = new CompletableFuture<>();
+        ended.add(end);
+        futures.add(
+            Attempt.THREADS.submit(
+                () -> {
+                  try {
+                    task.accept(i);
+                  } finally {
+                    slots.release();
+                    end.complete(null);
+                  }
+                }));
       }
+      for (Future<?> future : futures) {
+        future.get();
+      }
+    } catch (InterruptedException e) {
+      futures.forEach(f -> f.cancel(true));
+      Attempt.awaitEnd(ended);
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      // Tasks report failures in their outcomes; nothing escapes them.
     }
   }
 }

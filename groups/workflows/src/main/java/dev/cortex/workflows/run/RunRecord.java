@@ -1,13 +1,15 @@
 package dev.cortex.workflows.run;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The trace of a run as it stands: what ran (workflow, version, source, parameters), on which
- * engine, its status and times, its cost, every step in manifest order, and the error that ended it
- * when it failed. {@code resumes} counts how often it was resumed after an interruption.
+ * engine, its status and times, its cost, every step in manifest order, the error that ended it
+ * when it failed or was cancelled, and who cancelled it, when. {@code resumes} counts how often it
+ * was resumed after an interruption.
  */
 public record RunRecord(
     String runId,
@@ -25,7 +27,8 @@ public record RunRecord(
     int stepsCompleted,
     int resumes,
     List<StepRecord> steps,
-    RunError error) {
+    RunError error,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Cancellation cancelled) {
 
   public RunRecord {
     Objects.requireNonNull(runId, "runId");
@@ -36,6 +39,44 @@ public record RunRecord(
 
   /** The error that ended a failed run: the step, the kind and the message. */
   public record RunError(String step, String kind, String message) {}
+
+  /** A record without a cancellation (every run that was not cancelled). */
+  public RunRecord(
+      String runId,
+      String workflow,
+      String version,
+      WorkflowRef source,
+      JsonNode parameters,
+      RunStatus status,
+      String engine,
+      String startedAt,
+      String endedAt,
+      Long durationMs,
+      RunCost cost,
+      int stepsTotal,
+      int stepsCompleted,
+      int resumes,
+      List<StepRecord> steps,
+      RunError error) {
+    this(
+        runId,
+        workflow,
+        version,
+        source,
+        parameters,
+        status,
+        engine,
+        startedAt,
+        endedAt,
+        durationMs,
+        cost,
+        stepsTotal,
+        stepsCompleted,
+        resumes,
+        steps,
+        error,
+        null);
+  }
 
   /** A new run of {@code request} on {@code engine}: every step pending. */
   public static RunRecord starting(
@@ -113,6 +154,47 @@ public record RunRecord(
         resumes,
         steps,
         error);
+  }
+
+  /**
+   * This run, cancelled as {@code cancellation} says: the step at {@code running} (or -1 when none
+   * was) is marked cancelled, later steps stay pending.
+   */
+  public RunRecord cancelled(
+      String endedAt, long durationMs, Cancellation cancellation, int running) {
+    List<StepRecord> updated = new java.util.ArrayList<>(steps);
+    String stepId = null;
+    if (running >= 0 && running < updated.size()) {
+      StepRecord step = updated.get(running);
+      stepId = step.id();
+      if (!step.status().done()) {
+        updated.set(running, step.cancelled(endedAt, cancellation));
+      }
+    }
+    int completed = 0;
+    for (StepRecord each : updated) {
+      if (each.status() != StepStatus.PENDING) {
+        completed++;
+      }
+    }
+    return new RunRecord(
+        runId,
+        workflow,
+        version,
+        source,
+        parameters,
+        RunStatus.CANCELLED,
+        engine,
+        startedAt,
+        endedAt,
+        durationMs,
+        cost,
+        stepsTotal,
+        completed,
+        resumes,
+        updated,
+        new RunError(stepId, "cancelled", cancellation.describe()),
+        cancellation);
   }
 
   /** The step with {@code id}, if the workflow has one. */

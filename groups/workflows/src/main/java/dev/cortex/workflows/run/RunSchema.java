@@ -50,7 +50,26 @@ final class RunSchema {
             PRIMARY KEY (run_id, position));
           """);
 
+  /**
+   * Version 2: a run's cancellation (asked for by another process, and as it ended), and the
+   * process groups its running attempts lead, so that nothing of an interrupted attempt is left
+   * running when the run is resumed or cancelled.
+   */
+  static final Migration V2 =
+      Migration.sql(
+          2,
+          """
+          ALTER TABLE workflow_runs ADD COLUMN cancel_request TEXT;
+          ALTER TABLE workflow_runs ADD COLUMN cancelled TEXT;
+          CREATE TABLE workflow_run_groups (
+            run_id TEXT NOT NULL REFERENCES workflow_runs(run_id),
+            group_id INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            leader_started TEXT NOT NULL,
+            PRIMARY KEY (run_id, group_id));
+          """);
+
   static Area area() {
-    return Area.of(AREA, V1);
+    return Area.of(AREA, V1, V2);
   }
 }

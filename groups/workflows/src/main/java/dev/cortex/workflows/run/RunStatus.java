@@ -4,12 +4,16 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Where a run stands. A run whose process died while it was {@code RUNNING} is interrupted. */
+/**
+ * Where a run stands. A run whose process died while it was {@code RUNNING} is interrupted; one a
+ * person or an agent stopped is cancelled (for good: it is not resumed).
+ */
 public enum RunStatus {
   RUNNING,
   SUCCEEDED,
   FAILED,
-  INTERRUPTED;
+  INTERRUPTED,
+  CANCELLED;
 
   @JsonValue
   public String wire() {

@@ -22,9 +22,11 @@ import java.util.function.Supplier;
  */
 public final class RunStore {
   private final Supplier<Database> database;
+  private final RunGroups groups;
 
   public RunStore(Supplier<Database> database) {
     this.database = database;
+    this.groups = new RunGroups(database);
   }
 
   /** The area to open the shared database with. */
@@ -126,24 +128,138 @@ public final class RunStore {
             });
   }
 
-  /** Records the end of a run: status, end time, duration, totals and error. */
+  /** Records the end of a run: status, end time, duration, totals, error and cancellation. */
   public void finish(RunRecord run) {
     database
         .get()
         .write(
             c -> {
-              totals(c, run);
-              Sql.update(
-                  c,
-                  "UPDATE workflow_runs SET status = ?, ended_at = ?, duration_ms = ?, error = ?,"
-                      + " owner_pid = NULL, owner_started = NULL WHERE run_id = ?",
-                  run.status(),
-                  run.endedAt(),
-                  run.durationMs(),
-                  run.error() == null ? null : Json.write(run.error()),
-                  run.runId());
+              finish(c, run);
               return null;
             });
+  }
+
+  private static void finish(java.sql.Connection c, RunRecord run) throws SQLException {
+    totals(c, run);
+    Sql.update(
+        c,
+        "UPDATE workflow_runs SET status = ?, ended_at = ?, duration_ms = ?, error = ?,"
+            + " cancelled = ?, cancel_request = NULL, owner_pid = NULL, owner_started = NULL"
+            + " WHERE run_id = ?",
+        run.status(),
+        run.endedAt(),
+        run.durationMs(),
+        run.error() == null ? null : Json.write(run.error()),
+        run.cancelled() == null ? null : Json.write(run.cancelled()),
+        run.runId());
+  }
+
+  /**
+   * Ends, as cancelled, a run that no process is running (its process died, or it stopped while its
+   * process exits): every step saved so far is kept. False when the run is no longer interrupted or
+   * running, or (for {@code running}) its owner is alive and not this process.
+   */
+  public boolean cancelStopped(RunRecord cancelled, int cutStep) {
+    return database
+        .get()
+        .write(
+            c -> {
+              Object[] row =
+                  Sql.one(
+                      c,
+                      "SELECT status, owner_pid, owner_started FROM workflow_runs WHERE run_id = ?",
+                      rs -> new Object[] {rs.getString(1), rs.getObject(2), rs.getString(3)},
+                      cancelled.runId());
+              if (row == null) {
+                return false;
+              }
+              boolean interrupted = "interrupted".equals(row[0]);
+              boolean runningHere =
+                  "running".equals(row[0])
+                      && (row[1] == null
+                          || !new Owner(((Number) row[1]).longValue(), (String) row[2]).alive()
+                          || ((Number) row[1]).longValue() == ProcessHandle.current().pid());
+              if (!interrupted && !runningHere) {
+                return false;
+              }
+              if (cutStep >= 0 && cutStep < cancelled.steps().size()) {
+                StepRecord step = cancelled.steps().get(cutStep);
+                Sql.update(
+                    c,
+                    "INSERT OR REPLACE INTO workflow_run_steps (run_id, position, step_id, record)"
+                        + " VALUES (?,?,?,?)",
+                    cancelled.runId(),
+                    cutStep,
+                    step.id(),
+                    Json.write(step));
+              }
+              finish(c, cancelled);
+              return true;
+            });
+  }
+
+  /** Whether {@code owner} is the process recorded as running {@code runId}. */
+  public boolean ownedBy(String runId, Owner owner) {
+    return Boolean.TRUE.equals(
+        database
+            .get()
+            .read(
+                c ->
+                    Sql.one(
+                        c,
+                        "SELECT owner_pid = ? AND (owner_started IS NULL OR ? IS NULL OR"
+                            + " owner_started = ?) FROM workflow_runs WHERE run_id = ?",
+                        rs -> rs.getInt(1) == 1,
+                        owner.pid(),
+                        owner.started(),
+                        owner.started(),
+                        runId)));
+  }
+
+  /** Asks the process running {@code runId} to cancel it; false when the run is not running. */
+  public boolean requestCancel(String runId, Cancellation cancellation) {
+    return database
+        .get()
+        .write(
+            c ->
+                Sql.update(
+                        c,
+                        "UPDATE workflow_runs SET cancel_request = ? WHERE run_id = ?"
+                            + " AND status = 'running' AND cancel_request IS NULL",
+                        Json.write(cancellation),
+                        runId)
+                    == 1);
+  }
+
+  /** The cancellations other processes asked for among {@code runIds}, by run id. */
+  public Map<String, Cancellation> cancelRequests(java.util.Collection<String> runIds) {
+    if (runIds.isEmpty()) {
+      return Map.of();
+    }
+    String marks = String.join(",", java.util.Collections.nCopies(runIds.size(), "?"));
+    return database
+        .get()
+        .read(
+            c -> {
+              Map<String, Cancellation> asked = new LinkedHashMap<>();
+              for (String[] row :
+                  Sql.query(
+                      c,
+                      "SELECT run_id, cancel_request FROM workflow_runs WHERE cancel_request IS"
+                          + " NOT NULL AND run_id IN ("
+                          + marks
+                          + ")",
+                      rs -> new String[] {rs.getString(1), rs.getString(2)},
+                      runIds.toArray())) {
+                asked.put(row[0], Json.mapper().readValue(row[1], Cancellation.class));
+              }
+              return asked;
+            });
+  }
+
+  /** The process groups of runs' attempts, in the same database. */
+  public RunGroups groups() {
+    return groups;
   }
 
   private static void totals(java.sql.Connection c, RunRecord run) throws SQLException {
@@ -347,6 +463,9 @@ public final class RunStore {
         ((Number) row.get("steps_completed")).intValue(),
         ((Number) row.get("resumes")).intValue(),
         steps,
-        error == null ? null : Json.mapper().readValue(error, RunRecord.RunError.class));
+        error == null ? null : Json.mapper().readValue(error, RunRecord.RunError.class),
+        row.get("cancelled") == null
+            ? null
+            : Json.mapper().readValue((String) row.get("cancelled"), Cancellation.class));
   }
 }

@@ -33,6 +33,27 @@ public record StepRecord(
     items = items == null ? null : List.copyOf(items);
   }
 
+  /**
+   * This step, cut short by its run's cancellation: status cancelled, ended at {@code endedAt}, its
+   * output kept when it has one.
+   */
+  public StepRecord cancelled(String endedAt, Cancellation cancellation) {
+    return new StepRecord(
+        id,
+        kind,
+        StepStatus.CANCELLED,
+        attempts,
+        startedAt == null ? endedAt : startedAt,
+        endedAt,
+        durationMs,
+        cost,
+        model,
+        output,
+        "cancelled",
+        new StepError("cancelled", cancellation.describe()),
+        items);
+  }
+
   /** A step that has not run yet. */
   public static StepRecord pending(String id, String kind) {
     return new StepRecord(

@@ -106,10 +106,24 @@ public final class StepRunner {
    * the run keeps open; returns its record and never throws for a failure.
    */
   public StepRecord run(Step step, Manifest manifest, Jq.Context context, RunScope scope) {
+    return run(step, manifest, context, scope, dev.cortex.workflows.activity.ProcessObserver.NONE);
+  }
+
+  /**
+   * As {@link #run(Step, Manifest, Jq.Context, RunScope)}, telling {@code processes} of every
+   * process an attempt starts and of its end.
+   */
+  public StepRecord run(
+      Step step,
+      Manifest manifest,
+      Jq.Context context,
+      RunScope scope,
+      dev.cortex.workflows.activity.ProcessObserver processes) {
     if (environment == null) {
       throw new IllegalStateException("this runner has no environment to run activities in");
     }
-    return run(step, manifest, context, new LocalExecutor(activities, environment, scope));
+    return run(
+        step, manifest, context, new LocalExecutor(activities, environment, scope, processes));
   }
 
   /** Runs {@code step} over {@code context} with {@code executor}; never throws for a failure. */

@@ -3,12 +3,16 @@ package dev.cortex.workflows.run;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
-/** Where a step stands. Steps after a failed one stay {@code PENDING}. */
+/**
+ * Where a step stands. Steps after a failed one stay {@code PENDING}; the step running when its run
+ * was cancelled is {@code CANCELLED} (its processes were ended).
+ */
 public enum StepStatus {
   PENDING,
   SUCCEEDED,
   FAILED,
-  SKIPPED;
+  SKIPPED,
+  CANCELLED;
 
   @JsonValue
   public String wire() {

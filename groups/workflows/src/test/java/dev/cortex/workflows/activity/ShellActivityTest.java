@@ -215,15 +215,27 @@ class ShellActivityTest {
   }
 
   @Test
-  void run_outputPastLimit_keptUpToLimitAndMarkedTruncated() throws Exception {
+  void run_outputPastLimit_keepsHeadAndTailAroundAMarkerAndMarksTruncated() throws Exception {
     ShellActivity capped = new ShellActivity(1024);
-    String script = "head -c 100000 /dev/zero | tr '\\0' a; echo oops >&2";
+    String script = "head -c 100000 /dev/zero | tr '\\0' a; echo end; echo oops >&2";
 
     ActivityResult result = capped.run(input(with(Map.of("script", script))));
 
-    assertThat(result.output().get("stdout").asString()).hasSize(1024);
+    String stdout = result.output().get("stdout").asString();
+    assertThat(stdout)
+        .startsWith("a".repeat(768) + "\n[... " + (100_004 - 1024) + " bytes omitted ...]\n")
+        .endsWith("a".repeat(252) + "end\n");
     assertThat(result.output().get("stdout_truncated").asBoolean()).isTrue();
     assertThat(result.output().has("stderr_truncated")).isFalse();
+  }
+
+  @Test
+  void run_backgroundChild_isEndedWhenTheProgramExits() throws Exception {
+    ActivityResult result =
+        shell.run(input(with(Map.of("script", "sleep 300 >/dev/null 2>&1 & echo $!"))));
+
+    long child = Long.parseLong(result.output().get("stdout").asString().strip());
+    ActivityTestInputs.await(() -> gone(child));
   }
 
   @Test

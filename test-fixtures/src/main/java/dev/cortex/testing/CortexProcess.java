@@ -1,17 +1,22 @@
-package dev.cortex.cli;
+package dev.cortex.testing;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Launches the built cortex jar as a real subprocess. */
-final class CortexProcess {
+/**
+ * The built {@code cortex.jar} (the system property {@code cortex.jar}, which the build sets for
+ * protocol tests) launched as a real subprocess.
+ */
+public final class CortexProcess {
   private CortexProcess() {}
 
-  static Path jar() {
+  public static Path jar() {
     String jar = System.getProperty("cortex.jar");
     if (jar == null) {
       throw new IllegalStateException(
@@ -20,17 +25,17 @@ final class CortexProcess {
     return Path.of(jar);
   }
 
-  static String java() {
+  public static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   /** The command line that runs cortex with {@code args}. */
-  static List<String> command(String... args) {
+  public static List<String> command(String... args) {
     return command(List.of(), args);
   }
 
   /** The command line that runs cortex with {@code args}, with extra JVM options. */
-  static List<String> command(List<String> jvmOptions, String... args) {
+  public static List<String> command(List<String> jvmOptions, String... args) {
     List<String> command =
         new ArrayList<>(List.of(java(), "-XX:+UseSerialGC", "-Dcortex.checkOutputs=true"));
     command.addAll(jvmOptions);
@@ -40,7 +45,7 @@ final class CortexProcess {
   }
 
   /** An environment with CORTEX_HOME in {@code home}, a fixed zone, and no inherited selection. */
-  static Map<String, String> env(Path home) {
+  public static Map<String, String> env(Path home) {
     Map<String, String> env = new HashMap<>(System.getenv());
     env.remove("CORTEX_MCP_BUNDLES");
     env.remove("CORTEX_MCP_TOOL_ALLOWLIST");
@@ -50,22 +55,27 @@ final class CortexProcess {
     return env;
   }
 
-  static Process start(Map<String, String> env, String... args) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(command(args));
+  public static Process start(Map<String, String> env, String... args) throws IOException {
+    return start(env, List.of(), args);
+  }
+
+  public static Process start(Map<String, String> env, List<String> jvmOptions, String... args)
+      throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command(jvmOptions, args));
     builder.environment().clear();
     builder.environment().putAll(env);
     return builder.start();
   }
 
   /** The result of a finished cortex run. */
-  record Finished(int exitCode, String stdout, String stderr) {}
+  public record Finished(int exitCode, String stdout, String stderr) {}
 
-  static Finished run(Map<String, String> env, String... args)
+  public static Finished run(Map<String, String> env, String... args)
       throws IOException, InterruptedException {
     Process process = start(env, args);
     process.getOutputStream().close();
-    var out = new java.io.ByteArrayOutputStream();
-    var err = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
     Thread errPump =
         new Thread(
             () -> {
@@ -80,8 +90,6 @@ final class CortexProcess {
     int code = process.waitFor();
     errPump.join();
     return new Finished(
-        code,
-        out.toString(java.nio.charset.StandardCharsets.UTF_8),
-        err.toString(java.nio.charset.StandardCharsets.UTF_8));
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }
