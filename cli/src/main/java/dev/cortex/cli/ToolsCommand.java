@@ -44,8 +44,16 @@ final class ToolsCommand implements Callable<Integer> {
   }
 
   static Composition compose(Io io, GroupRegistry registry, String bundles) {
+    return compose(io, registry, bundles, null);
+  }
+
+  static Composition compose(Io io, GroupRegistry registry, String bundles, String defaultBundles) {
     return Composition.select(
-        registry, bundles, io.env("CORTEX_MCP_BUNDLES"), io.env("CORTEX_MCP_TOOL_ALLOWLIST"));
+        registry,
+        bundles,
+        io.env("CORTEX_MCP_BUNDLES"),
+        io.env("CORTEX_MCP_TOOL_ALLOWLIST"),
+        defaultBundles);
   }
 
   static ToolInvoker invoker(Io io, Composition composition) {
