@@ -221,6 +221,18 @@ public final class SessionStore {
             });
   }
 
+  /** The sessions with messages waiting in their inbox. */
+  public List<String> withPending() {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.query(
+                    c,
+                    "SELECT DISTINCT session_id FROM session_inbox WHERE delivered_to IS NULL ORDER BY session_id",
+                    rs -> rs.getString(1)));
+  }
+
   /** The messages waiting in the inbox, oldest first. */
   public List<Pending> pending(String sessionId) {
     return database
