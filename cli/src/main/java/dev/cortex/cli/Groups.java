@@ -6,6 +6,7 @@ import dev.cortex.evidence.EvidenceGroup;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupDescriptor;
 import dev.cortex.mcp.GroupRegistry;
+import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.WorkflowsGroup;
@@ -76,14 +77,11 @@ final class Groups {
             Path dir = CortexHome.ensureDirectory(home.root().resolve("tmp").resolve("native"));
             System.setProperty("org.sqlite.tmpdir", dir.toString());
           }
-          database =
-              new Database(
-                  home,
-                  List.of(
-                      EvidenceGroup.storageArea(),
-                      WorkflowsGroup.storageArea(),
-                      Daemon.storageArea()),
-                  synchronous(io));
+          List<Area> areas =
+              new java.util.ArrayList<>(
+                  List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()));
+          areas.addAll(Daemon.storageAreas());
+          database = new Database(home, areas, synchronous(io));
         }
         return database;
       }

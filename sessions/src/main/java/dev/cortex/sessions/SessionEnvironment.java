@@ -57,7 +57,7 @@ public final class SessionEnvironment {
   private final CortexHome home;
   private final Map<String, String> serverEnvironment;
   private final String webhookToken;
-  private final int webhookPort;
+  private final java.util.function.IntSupplier webhookPort;
 
   /**
    * @param serverEnvironment the agent server's own environment, the base of every backend's
@@ -66,7 +66,7 @@ public final class SessionEnvironment {
       CortexHome home,
       Map<String, String> serverEnvironment,
       String webhookToken,
-      int webhookPort) {
+      java.util.function.IntSupplier webhookPort) {
     this.home = home;
     this.serverEnvironment = Map.copyOf(serverEnvironment);
     this.webhookToken = webhookToken;
@@ -166,7 +166,7 @@ public final class SessionEnvironment {
     }
     env.put("CORTEX_MCP_CONFIG", config.file().toString());
     env.put("CORTEX_WEBHOOK_TOKEN", webhookToken);
-    env.put("WEBHOOK_PORT", Integer.toString(webhookPort));
+    env.put("WEBHOOK_PORT", Integer.toString(webhookPort.getAsInt()));
     String channel = session.channel().substring(session.channel().indexOf(':') + 1);
     switch (session.channelKind()) {
       case "slack" -> env.put("SLACK_CHANNEL", channel);
