@@ -135,30 +135,37 @@ public record Budgets(Double dailyUsd, Double monthlyUsd, ZoneId zone, Map<Strin
         : check(costs, project, cap.dailyUsd(), cap.monthlyUsd(), p, "project " + project + "'s");
   }
 
+  /** Dollars as people read them: cents, or four decimals below one dollar. */
+  static String usd(double amount) {
+    return amount >= 1 || amount == 0
+        ? String.format(Locale.ROOT, "$%.2f", amount)
+        : String.format(Locale.ROOT, "$%.4f", amount);
+  }
+
   private static String check(
       Costs costs, String project, Double daily, Double monthly, Periods p, String whose) {
     if (daily != null) {
       double spent = costs.between(p.dayStart(), p.dayEnd(), project).usd();
       if (spent >= daily) {
-        return String.format(
-            Locale.ROOT,
-            "The turn was not started: %s daily budget of $%.2f is spent ($%.2f today). Raise"
-                + " [budgets] in cortex.toml, or wait for tomorrow.",
-            whose,
-            daily,
-            spent);
+        return "The turn was not started: "
+            + whose
+            + " daily budget of "
+            + usd(daily)
+            + " is spent ("
+            + usd(spent)
+            + " today). Raise [budgets] in cortex.toml, or wait for tomorrow.";
       }
     }
     if (monthly != null) {
       double spent = costs.between(p.monthStart(), p.monthEnd(), project).usd();
       if (spent >= monthly) {
-        return String.format(
-            Locale.ROOT,
-            "The turn was not started: %s monthly budget of $%.2f is spent ($%.2f this month)."
-                + " Raise [budgets] in cortex.toml, or wait for next month.",
-            whose,
-            monthly,
-            spent);
+        return "The turn was not started: "
+            + whose
+            + " monthly budget of "
+            + usd(monthly)
+            + " is spent ("
+            + usd(spent)
+            + " this month). Raise [budgets] in cortex.toml, or wait for next month.";
       }
     }
     return null;
