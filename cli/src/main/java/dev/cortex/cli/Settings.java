@@ -5,6 +5,8 @@ import dev.cortex.daemon.ServerSettings;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.settings.CortexToml;
 import dev.cortex.mcp.settings.SettingsTable;
+import dev.cortex.sessions.Budgets;
+import dev.cortex.sessions.SessionSettings;
 import dev.cortex.storage.StorageSettings;
 import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.EngineChoice;
@@ -25,7 +27,9 @@ record Settings(CortexToml tables) {
           TemporalTable.TABLE,
           StorageSettings.TABLE,
           ServerSettings.TABLE,
-          DeviceSettings.TABLE);
+          DeviceSettings.TABLE,
+          SessionSettings.TABLE,
+          Budgets.TABLE);
 
   static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));

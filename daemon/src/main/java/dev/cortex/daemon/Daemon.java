@@ -7,9 +7,19 @@ import dev.cortex.mcp.daemon.DaemonClient;
 import dev.cortex.mcp.http.GuardedHandler;
 import dev.cortex.mcp.http.HttpHost;
 import dev.cortex.mcp.http.RequestGuard;
+import dev.cortex.mcp.prices.ModelPrices;
 import dev.cortex.protocol.Hub;
 import dev.cortex.protocol.Machines;
 import dev.cortex.protocol.Webhook;
+import dev.cortex.sessions.Budgets;
+import dev.cortex.sessions.SessionEnvironment;
+import dev.cortex.sessions.SessionService;
+import dev.cortex.sessions.SessionSettings;
+import dev.cortex.sessions.backend.Backend;
+import dev.cortex.sessions.store.Costs;
+import dev.cortex.sessions.store.Executions;
+import dev.cortex.sessions.store.SessionStore;
+import dev.cortex.sessions.store.SessionsSchema;
 import dev.cortex.storage.Database;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -46,6 +57,7 @@ public final class Daemon implements AutoCloseable {
   private final MachineRegistry registry;
   private final HttpHost http;
   private final ScheduledExecutorService sweeper;
+  private final SessionService sessions;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Path serverFile;
   private volatile boolean stopping;
@@ -64,7 +76,10 @@ public final class Daemon implements AutoCloseable {
       String version,
       Supplier<Database> database,
       Runnable writeClientConfigs,
-      Clock clock) {
+      Clock clock,
+      SessionSettings sessionSettings,
+      Supplier<Budgets> budgets,
+      List<Backend> backends) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -74,6 +89,9 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(database, "database");
       Objects.requireNonNull(writeClientConfigs, "writeClientConfigs");
       Objects.requireNonNull(clock, "clock");
+      Objects.requireNonNull(sessionSettings, "sessionSettings");
+      Objects.requireNonNull(budgets, "budgets");
+      backends = List.copyOf(backends);
     }
 
     boolean immutable() {
@@ -87,12 +105,14 @@ public final class Daemon implements AutoCloseable {
       MachineRegistry registry,
       HttpHost http,
       ScheduledExecutorService sweeper,
+      SessionService sessions,
       Path serverFile) {
     this.options = options;
     this.hub = hub;
     this.registry = registry;
     this.http = http;
     this.sweeper = sweeper;
+    this.sessions = sessions;
     this.serverFile = serverFile;
   }
 
@@ -119,12 +139,30 @@ public final class Daemon implements AutoCloseable {
     HubRoutes hubRoutes =
         new HubRoutes(hub, credentials, shared == null ? null : shared.strip(), options.version());
     WebhookRoutes webhook = new WebhookRoutes(hub, options.version(), options.clock().instant());
+    java.util.concurrent.atomic.AtomicInteger boundWebhook =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Map<String, Backend> backends = new java.util.LinkedHashMap<>();
+    options.backends().forEach(b -> backends.put(b.name(), b));
+    SessionService sessions =
+        new SessionService(
+            new SessionStore(options.database(), options.clock()),
+            new Executions(options.database(), options.clock()),
+            new Costs(options.database(), options.clock()),
+            backends,
+            new SessionEnvironment(options.home(), options.env(), token, boundWebhook::get),
+            options.budgets(),
+            options.sessionSettings(),
+            ModelPrices.shipped(),
+            options.clock());
+    SessionRoutes sessionRoutes =
+        new SessionRoutes(
+            sessions, options.version(), options.sessionSettings().maxTurn().plusMinutes(5));
 
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> hubGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> enrolGuard = new AtomicReference<>();
-    HttpHost http =
+    HttpHost.Builder builder =
         HttpHost.builder("cortex-server")
             .connector(
                 WEBHOOK,
@@ -149,9 +187,18 @@ public final class Daemon implements AutoCloseable {
                 Webhook.DEVICE_REVOKED,
                 new GuardedHandler(webhookGuard::get, webhook.deviceRevoked()))
             .route(HUB, Hub.ENROL_PATH, new GuardedHandler(enrolGuard::get, hubRoutes.enrol()))
-            .route(HUB, Hub.PATH, hubRoutes::websocket)
-            .start();
+            .route(HUB, Hub.PATH, hubRoutes::websocket);
+    sessionRoutes
+        .handlers()
+        .forEach(
+            (name, handler) ->
+                builder.route(
+                    WEBHOOK,
+                    SessionRoutes.PREFIX + name,
+                    new GuardedHandler(webhookGuard::get, handler)));
+    HttpHost http = builder.start();
     int webhookPort = http.port(WEBHOOK);
+    boundWebhook.set(webhookPort);
     int hubPort = http.port(HUB);
     java.util.Set<String> webhookHosts = RequestGuard.hostsFor(server.webhookBind(), webhookPort);
     webhookGuard.set(
@@ -199,10 +246,11 @@ public final class Daemon implements AutoCloseable {
         TimeUnit.SECONDS);
 
     Path serverFile = options.home().dataDir().resolve(DaemonClient.SERVER_FILE);
-    Daemon daemon = new Daemon(options, hub, registry, http, sweeper, serverFile);
+    Daemon daemon = new Daemon(options, hub, registry, http, sweeper, sessions, serverFile);
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
+    sessions.recover();
     // Last: the server file says the server is ready.
     daemon.describeItself(webhookPort, hubPort);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
@@ -268,6 +316,7 @@ public final class Daemon implements AutoCloseable {
     }
     stopping = true;
     log.info("agent server stopping");
+    sessions.close();
     hub.shutdown();
     sweeper.shutdownNow();
     try {
@@ -306,8 +355,8 @@ public final class Daemon implements AutoCloseable {
     stop();
   }
 
-  /** The area of the database this server keeps its state in. */
-  public static dev.cortex.storage.Area storageArea() {
-    return DeviceCredentials.area();
+  /** The areas of the database this server keeps its state in. */
+  public static List<dev.cortex.storage.Area> storageAreas() {
+    return List.of(DeviceCredentials.area(), SessionsSchema.area());
   }
 }

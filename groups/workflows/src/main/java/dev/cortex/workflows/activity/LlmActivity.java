@@ -2,6 +2,7 @@ package dev.cortex.workflows.activity;
 
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.prices.ModelPrices;
 import dev.cortex.workflows.StepKind;
 import dev.cortex.workflows.activity.LlmProvider.Answer;
 import dev.cortex.workflows.activity.LlmProvider.Prompt;
@@ -56,7 +57,7 @@ public final class LlmActivity implements Activity {
           .build();
 
   private final HttpClient http;
-  private final LlmPrices prices;
+  private final ModelPrices prices;
 
   public LlmActivity() {
     this(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build());
@@ -64,10 +65,10 @@ public final class LlmActivity implements Activity {
 
   /** Calls models through {@code http}, which must not follow redirects (a key could leak). */
   public LlmActivity(HttpClient http) {
-    this(http, LlmPrices.shipped());
+    this(http, ModelPrices.shipped());
   }
 
-  LlmActivity(HttpClient http, LlmPrices prices) {
+  LlmActivity(HttpClient http, ModelPrices prices) {
     this.http = Objects.requireNonNull(http, "http");
     this.prices = Objects.requireNonNull(prices, "prices");
   }
