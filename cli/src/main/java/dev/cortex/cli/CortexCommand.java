@@ -74,6 +74,7 @@ final class CortexCommand implements Callable<Integer> {
     server.addSubcommand("revoke", new ServerCommand.Revoke(io));
     line.addSubcommand("server", server);
     line.addSubcommand("client", new ClientCommand(io));
+    line.addSubcommand("signal", new SignalCommand(io));
     CommandLine sessions = new CommandLine(new SessionsCommand(io));
     sessions.addSubcommand("new", new SessionsCommand.New(io));
     sessions.addSubcommand("list", new SessionsCommand.ListSessions(io));

@@ -57,7 +57,9 @@ final class Groups {
                     ExtGroup.create(
                         database,
                         () -> services.settings().get(Budgets.TABLE),
-                        java.time.Clock.systemDefaultZone()));
+                        java.time.Clock.systemDefaultZone(),
+                        services.home(),
+                        services.env()));
     PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))

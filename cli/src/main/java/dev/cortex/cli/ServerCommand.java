@@ -15,6 +15,7 @@ import dev.cortex.protocol.Webhook;
 import dev.cortex.sessions.Budgets;
 import dev.cortex.sessions.SessionSettings;
 import dev.cortex.sessions.backend.CommandBackend;
+import dev.cortex.waitpoints.WaitSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -99,7 +100,8 @@ final class ServerCommand implements Callable<Integer> {
                 Clock.systemUTC(),
                 services.settings().get(SessionSettings.TABLE),
                 () -> Settings.load(io.home(), io.env()).get(Budgets.TABLE),
-                List.of(new CommandBackend())));
+                List.of(new CommandBackend()),
+                () -> Settings.load(io.home(), io.env()).get(WaitSettings.TABLE)));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

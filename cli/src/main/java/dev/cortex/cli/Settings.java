@@ -9,6 +9,7 @@ import dev.cortex.sessions.Budgets;
 import dev.cortex.sessions.SessionSettings;
 import dev.cortex.storage.StorageSettings;
 import dev.cortex.storage.Synchronous;
+import dev.cortex.waitpoints.WaitSettings;
 import dev.cortex.workflows.EngineChoice;
 import dev.cortex.workflows.temporal.TemporalSettings;
 import java.util.List;
@@ -29,7 +30,8 @@ record Settings(CortexToml tables) {
           ServerSettings.TABLE,
           DeviceSettings.TABLE,
           SessionSettings.TABLE,
-          Budgets.TABLE);
+          Budgets.TABLE,
+          WaitSettings.TABLE);
 
   static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));

@@ -8,8 +8,12 @@ import dev.cortex.mcp.http.GuardedHandler;
 import dev.cortex.mcp.http.HttpHost;
 import dev.cortex.mcp.http.RequestGuard;
 import dev.cortex.mcp.prices.ModelPrices;
+import dev.cortex.protocol.ErrorBody;
 import dev.cortex.protocol.Hub;
+import dev.cortex.protocol.HubMessage;
 import dev.cortex.protocol.Machines;
+import dev.cortex.protocol.Signals;
+import dev.cortex.protocol.Spool;
 import dev.cortex.protocol.Webhook;
 import dev.cortex.sessions.Budgets;
 import dev.cortex.sessions.SessionEnvironment;
@@ -21,6 +25,11 @@ import dev.cortex.sessions.store.Executions;
 import dev.cortex.sessions.store.SessionStore;
 import dev.cortex.sessions.store.SessionsSchema;
 import dev.cortex.storage.Database;
+import dev.cortex.waitpoints.Recipes;
+import dev.cortex.waitpoints.WaitException;
+import dev.cortex.waitpoints.WaitSettings;
+import dev.cortex.waitpoints.Waitpoints;
+import dev.cortex.waitpoints.WaitpointsSchema;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +88,8 @@ public final class Daemon implements AutoCloseable {
       Clock clock,
       SessionSettings sessionSettings,
       Supplier<Budgets> budgets,
-      List<Backend> backends) {
+      List<Backend> backends,
+      Supplier<WaitSettings> waitSettings) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -92,6 +102,7 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(sessionSettings, "sessionSettings");
       Objects.requireNonNull(budgets, "budgets");
       backends = List.copyOf(backends);
+      Objects.requireNonNull(waitSettings, "waitSettings");
     }
 
     boolean immutable() {
@@ -157,9 +168,45 @@ public final class Daemon implements AutoCloseable {
     SessionRoutes sessionRoutes =
         new SessionRoutes(
             sessions, options.version(), options.sessionSettings().maxTurn().plusMinutes(5));
+    Waitpoints waitpoints =
+        new Waitpoints(
+            options.database(),
+            new SessionWaker(sessions),
+            options.waitSettings(),
+            options.clock());
+    hub.signals(
+        (device, file) -> {
+          try {
+            return new HubMessage.SignalAck(
+                file.file(), waitpoints.signal(file.signal(), "device:" + device), null);
+          } catch (WaitException e) {
+            return new HubMessage.SignalAck(
+                file.file(), null, new ErrorBody(e.code(), e.getMessage()));
+          }
+        });
+    WaitRoutes waitRoutes =
+        new WaitRoutes(
+            waitpoints,
+            options.version(),
+            () -> registry.current().machines().keySet(),
+            name -> {
+              HubMessage.Hello hello = hub.lastHello(name);
+              return new Recipes.Device(
+                  name,
+                  hello == null ? null : hello.launcher(),
+                  hello == null ? null : hello.home());
+            },
+            () -> options.env().getOrDefault("CORTEX_LAUNCHER", "cortex"),
+            options.home().root().toString(),
+            boundWebhook::get,
+            options.clock());
+    SpoolDrain spool =
+        new SpoolDrain(
+            new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, options.clock());
 
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
+    AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> hubGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> enrolGuard = new AtomicReference<>();
     HttpHost.Builder builder =
@@ -188,6 +235,13 @@ public final class Daemon implements AutoCloseable {
                 new GuardedHandler(webhookGuard::get, webhook.deviceRevoked()))
             .route(HUB, Hub.ENROL_PATH, new GuardedHandler(enrolGuard::get, hubRoutes.enrol()))
             .route(HUB, Hub.PATH, hubRoutes::websocket);
+    builder.route(
+        WEBHOOK, Signals.ROUTE, new GuardedHandler(signalGuard::get, waitRoutes.signal()));
+    waitRoutes
+        .handlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     sessionRoutes
         .handlers()
         .forEach(
@@ -213,6 +267,12 @@ public final class Daemon implements AutoCloseable {
             .hosts(webhookHosts)
             .origins(RequestGuard.originsFor(webhookHosts))
             .build());
+    // Signals carry the waitpoint's secret instead of the token; browsers' pages may not send them.
+    signalGuard.set(
+        RequestGuard.builder()
+            .hosts(webhookHosts)
+            .origins(RequestGuard.originsFor(webhookHosts))
+            .build());
     java.util.Set<String> hubHosts = RequestGuard.hostsFor(server.hubBind(), hubPort);
     hubGuard.set(
         RequestGuard.builder()
@@ -234,6 +294,8 @@ public final class Daemon implements AutoCloseable {
           try {
             hub.evictSilent();
             hubRoutes.sweep();
+            waitpoints.sweep();
+            spool.drain();
             if (registry.reloadIfChanged()) {
               hub.reconcile();
             }
@@ -251,6 +313,8 @@ public final class Daemon implements AutoCloseable {
       options.writeClientConfigs().run();
     }
     sessions.recover();
+    waitpoints.recover();
+    spool.drain();
     // Last: the server file says the server is ready.
     daemon.describeItself(webhookPort, hubPort);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
@@ -357,6 +421,6 @@ public final class Daemon implements AutoCloseable {
 
   /** The areas of the database this server keeps its state in. */
   public static List<dev.cortex.storage.Area> storageAreas() {
-    return List.of(DeviceCredentials.area(), SessionsSchema.area());
+    return List.of(DeviceCredentials.area(), SessionsSchema.area(), WaitpointsSchema.area());
   }
 }

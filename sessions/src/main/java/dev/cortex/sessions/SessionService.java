@@ -253,8 +253,31 @@ public final class SessionService implements AutoCloseable {
     if (refusal != null) {
       throw new SessionException(SessionException.BUDGET_EXCEEDED, refusal);
     }
+    return deliver(session, text, source, null);
+  }
+
+  /**
+   * Wakes a session with a message from outside it (a waitpoint's result), once per {@code key}:
+   * the same key again, e.g. after a restart, does not send the message twice. Budgets are checked
+   * when the turn starts, not here: a wake is never lost to a refusal.
+   *
+   * @return what became of the message; {@code delivered} when the key was taken before
+   */
+  public Delivery wake(String sessionId, String text, String source, String key)
+      throws SessionException {
+    Session session = get(sessionId);
+    return deliver(session, text, source, Objects.requireNonNull(key, "key"));
+  }
+
+  private Delivery deliver(Session session, String text, String source, String key) {
     synchronized (lock(session.id())) {
-      long seq = store.enqueue(session.id(), text, source);
+      SessionStore.Enqueued enqueued = store.enqueue(session.id(), text, source, key);
+      long seq = enqueued.seq();
+      if (!enqueued.added()) {
+        // Sent before: a turn has it, or the next turn takes it.
+        startTurnLater(session.id());
+        return new Delivery("delivered", runningExecution(session.id()), seq);
+      }
       Live running = live.get(session.id());
       if (running != null) {
         RunningTurn turn = running.turn;
@@ -271,6 +294,12 @@ public final class SessionService implements AutoCloseable {
       }
       String started = startTurn(session.id());
       return new Delivery(started != null ? "started" : "queued", started, seq);
+    }
+  }
+
+  private void startTurnLater(String sessionId) {
+    if (!closing) {
+      starter.execute(() -> startTurn(sessionId));
     }
   }
 
@@ -525,9 +554,7 @@ public final class SessionService implements AutoCloseable {
     store.state(id, Session.State.IDLE);
     publish(id, new Update.TurnEnded(turn.executionId, status, error));
     // Messages that waited during the turn start the next one, off the backend's thread.
-    if (!closing) {
-      starter.execute(() -> startTurn(id));
-    }
+    startTurnLater(id);
   }
 
   /**
@@ -544,9 +571,7 @@ public final class SessionService implements AutoCloseable {
     if (!stale.isEmpty()) {
       log.info("{} execution(s) of an earlier server marked stale", stale.size());
     }
-    for (String sessionId : store.withPending()) {
-      starter.execute(() -> startTurn(sessionId));
-    }
+    store.withPending().forEach(this::startTurnLater);
   }
 
   /** How many turns are running. */

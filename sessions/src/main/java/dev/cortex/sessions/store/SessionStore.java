@@ -203,21 +203,52 @@ public final class SessionStore {
 
   /** Puts a message in the inbox; it waits there until a turn takes it. */
   public long enqueue(String sessionId, String text, String source) {
+    return enqueue(sessionId, text, source, null).seq();
+  }
+
+  /**
+   * A message put in the inbox.
+   *
+   * @param added false when a message of the same key was there already (this is its number)
+   */
+  public record Enqueued(long seq, boolean added) {}
+
+  /**
+   * Puts a message in the inbox once per {@code key}: a second message of the same key is not added
+   * (whether or not the first was delivered), so that a sender that retries after a crash does not
+   * send twice.
+   *
+   * @param key null for a message that has none
+   */
+  public Enqueued enqueue(String sessionId, String text, String source, String key) {
     Instant at = clock.instant();
     return database
         .get()
         .write(
             c -> {
+              if (key != null) {
+                Long seq =
+                    Sql.one(
+                        c,
+                        "SELECT seq FROM session_inbox WHERE dedupe_key = ?",
+                        rs -> rs.getLong(1),
+                        key);
+                if (seq != null) {
+                  return new Enqueued(seq, false);
+                }
+              }
               long next = nextSeq(c, "session_inbox", sessionId);
               Sql.update(
                   c,
-                  "INSERT INTO session_inbox (session_id, seq, text, source, at) VALUES (?, ?, ?, ?, ?)",
+                  "INSERT INTO session_inbox (session_id, seq, text, source, at, dedupe_key)"
+                      + " VALUES (?, ?, ?, ?, ?, ?)",
                   sessionId,
                   next,
                   text,
                   source,
-                  at);
-              return next;
+                  at,
+                  key);
+              return new Enqueued(next, true);
             });
   }
 

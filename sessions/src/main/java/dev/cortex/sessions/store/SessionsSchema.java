@@ -86,6 +86,13 @@ public final class SessionsSchema {
             );
             CREATE INDEX costs_by_time ON costs (at);
             CREATE INDEX costs_by_project ON costs (project, at);
+            """),
+        Migration.sql(
+            2,
+            """
+            ALTER TABLE session_inbox ADD COLUMN dedupe_key TEXT;
+            CREATE UNIQUE INDEX session_inbox_by_key ON session_inbox (dedupe_key)
+              WHERE dedupe_key IS NOT NULL;
             """));
   }
 }
