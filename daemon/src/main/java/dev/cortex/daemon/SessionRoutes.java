@@ -71,8 +71,13 @@ final class SessionRoutes {
         "list",
         routes.post(
             (body, request, response, callback) -> {
-              Listing listing = JsonRoutes.bind(body, Listing.class);
-              int limit = listing == null || listing.limit() == null ? 50 : listing.limit();
+              Listing listing =
+                  blank(body) ? new Listing(null) : JsonRoutes.bind(body, Listing.class);
+              if (listing == null) {
+                invalid(response, callback, "Send {\"limit\"?: 1 to " + MAX_LIST + "}.");
+                return;
+              }
+              int limit = listing.limit() == null ? 50 : listing.limit();
               if (limit < 1 || limit > MAX_LIST) {
                 invalid(response, callback, "limit must be 1 to " + MAX_LIST + ".");
                 return;
@@ -110,6 +115,11 @@ final class SessionRoutes {
     handlers.put(
         "send", routes.post((body, request, response, callback) -> send(body, response, callback)));
     return handlers;
+  }
+
+  /** Whether a request has no body (or only white space). */
+  private static boolean blank(byte[] body) {
+    return new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank();
   }
 
   /** Work on a session that is named by the body's {@code session}. */

@@ -81,6 +81,7 @@ public final class SessionService implements AutoCloseable {
     volatile RunningTurn turn;
     volatile double usd;
     volatile String stopReason;
+    volatile boolean timedOut;
     ScheduledFuture<?> timeout;
 
     Live(String executionId) {
@@ -424,6 +425,7 @@ public final class SessionService implements AutoCloseable {
             timers.schedule(
                 () -> {
                   turn.stopReason = "it ran longer than max_turn (" + max.toMinutes() + " min)";
+                  turn.timedOut = true;
                   RunningTurn running = turn.turn;
                   if (running != null) {
                     running.stop();
@@ -547,6 +549,10 @@ public final class SessionService implements AutoCloseable {
       error =
           "The turn was stopped" + (turn.stopReason == null ? "." : ": " + turn.stopReason + ".");
       system(id, turn.executionId, error);
+      if (turn.timedOut) {
+        // Nobody asked for it: a turn that ran out of time failed.
+        status = Execution.Status.FAILED;
+      }
     } else if (status == Execution.Status.FAILED) {
       system(id, turn.executionId, "The turn failed: " + error);
     }

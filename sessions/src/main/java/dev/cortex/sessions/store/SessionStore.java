@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -144,7 +145,7 @@ public final class SessionStore {
   /** Appends an entry to a session's transcript and returns it with its number. */
   public Transcript.Entry append(
       String sessionId, String executionId, Transcript.Kind kind, String body) {
-    Instant at = clock.instant();
+    Instant at = now();
     long seq =
         database
             .get()
@@ -164,6 +165,14 @@ public final class SessionStore {
                   return next;
                 });
     return new Transcript.Entry(seq, executionId, kind, body, at);
+  }
+
+  /**
+   * Now, to the millisecond the database keeps: an entry handed to followers as it is recorded is
+   * the same as the one read back later.
+   */
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }
 
   private static long nextSeq(Connection c, String table, String sessionId) throws SQLException {
@@ -291,7 +300,7 @@ public final class SessionStore {
    */
   public List<Transcript.Entry> deliver(
       String sessionId, List<Pending> messages, String executionId) {
-    Instant at = clock.instant();
+    Instant at = now();
     return database
         .get()
         .write(
