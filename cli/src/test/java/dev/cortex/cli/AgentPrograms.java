@@ -21,9 +21,10 @@ final class AgentPrograms {
   final Path dir;
 
   /**
-   * Takes no injected messages: reads its turn line, appends it to {@code SESSION.turns}, closes
-   * its input, says {@code holding}, and when the prompt says {@code hold:NAME} waits until the
-   * file NAME appears beside it (or the server that started it is gone).
+   * Takes no injected messages: reads its turn line, appends it to {@code SESSION.turns}, writes
+   * its pid to {@code SESSION.pid}, closes its input, says {@code holding}, and when the prompt
+   * says {@code hold:NAME} waits until the file NAME appears beside it (or the server that started
+   * it is gone).
    */
   final Path hold;
 
@@ -58,6 +59,7 @@ final class AgentPrograms {
         """
         IFS= read -r line
         printf '%s\\n' "$line" >> "$dir/$CORTEX_SESSION_ID.turns"
+        echo "$$" > "$dir/$CORTEX_SESSION_ID.pid"
         exec 0<&-
         echo '{"type":"text","text":"holding"}'
         case "$line" in
@@ -122,6 +124,11 @@ final class AgentPrograms {
   long[] pids(String sessionId) throws IOException {
     String[] parts = Files.readString(dir.resolve(sessionId + ".pids")).strip().split(" ");
     return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
+  }
+
+  /** The pid of the last turn {@code hold} ran for a session. */
+  long pid(String sessionId) throws IOException {
+    return Long.parseLong(Files.readString(dir.resolve(sessionId + ".pid")).strip());
   }
 
   /** The turn lines {@code hold} was given for a session, oldest first. */

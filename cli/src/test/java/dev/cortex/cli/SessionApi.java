@@ -217,6 +217,11 @@ final class SessionApi implements AutoCloseable {
     return records;
   }
 
+  /** Calls a tool of the {@code ext} group on the server's store, as a session's agent would. */
+  Outcome tool(String name, Map<String, Object> arguments) {
+    return McpClients.call(records(), name, arguments);
+  }
+
   /** One execution record, by id. */
   JsonNode execution(String id) {
     Outcome outcome =

@@ -780,6 +780,206 @@ class SessionsIT {
   }
 
   @Test
+  @Order(15)
+  void restart_afterTheServerWasKilledMidTurn_theTurnIsInterrupted_andWaitingMessagesComeOnce(
+      @TempDir Path otherHome) throws Exception {
+    AgentServer other = new AgentServer(otherHome, Map.of()).start();
+    try (other;
+        SessionApi otherApi = new SessionApi(other)) {
+      String id =
+          otherApi
+              .create(AgentPrograms.run(programs.hold), work, Map.of("name", "in-flight"))
+              .path("id")
+              .asString();
+      String done =
+          otherApi
+              .create(ScriptedAgent.command(), work, Map.of("name", "finished-before"))
+              .path("id")
+              .asString();
+      assertThat(otherApi.follow(done, "said before the kill").result().path("status").asString())
+          .isEqualTo("completed");
+      List<JsonNode> doneBefore = otherApi.transcript(done);
+      String first = otherApi.send(id, "hold:never-released").path("execution_id").asString();
+      otherApi.awaitEntry(id, said("holding"), "the turn holding");
+      long program = programs.pid(id);
+      assertThat(otherApi.send(id, "after the kill").path("status").asString()).isEqualTo("queued");
+
+      other.process.destroyForcibly().waitFor();
+      // The dead server's groups are ended by its watcher, not left behind.
+      AgentServer.await(() -> !AgentPrograms.alive(program), "the killed server's turn ended");
+      other.start();
+
+      AgentServer.await(() -> turns(id) == 2, "the waiting message's turn");
+      otherApi.awaitIdle(id);
+      assertThat(ToolContract.JSON.readTree(programs.turns(id).get(1)).path("prompt").asString())
+          .isEqualTo("after the kill");
+      JsonNode interrupted = otherApi.execution(first);
+      assertThat(interrupted.path("status").asString()).isEqualTo("stale");
+      assertThat(interrupted.path("ended_at").isString()).isTrue();
+      List<JsonNode> executions = otherApi.executionsOf(id);
+      assertThat(executions).hasSize(2);
+      assertThat(executions.get(0).path("status").asString()).isEqualTo("completed");
+      List<JsonNode> transcript = otherApi.transcript(id);
+      assertThat(kinds(transcript))
+          .containsExactly("user", "assistant", "system", "user", "assistant");
+      assertThat(transcript.get(2).path("body").path("text").asString())
+          .isEqualTo("The turn was interrupted: the agent server stopped while it ran.");
+      assertThat(SessionApi.userTexts(transcript))
+          .containsExactly("hold:never-released", "after the kill");
+      assertThat(transcript.get(3).path("execution_id").asString())
+          .isEqualTo(executions.get(0).path("id").asString());
+      assertThat(otherApi.transcript(done)).isEqualTo(doneBefore);
+      assertThat(otherApi.show(done).path("state").asString()).isEqualTo("idle");
+
+      // Once delivered, a message is not delivered again by the next start.
+      assertThat(other.stop()).isEqualTo(143);
+      other.start();
+      assertThat(otherApi.follow(id, "quick check").result().path("status").asString())
+          .isEqualTo("completed");
+      assertThat(programs.turns(id)).hasSize(3);
+      assertThat(SessionApi.userTexts(otherApi.transcript(id)))
+          .containsExactly("hold:never-released", "after the kill", "quick check");
+      assertThat(otherApi.executionsOf(id)).hasSize(3);
+    }
+  }
+
+  static String costing(double usd, String mode) {
+    Map<String, Object> cost = new LinkedHashMap<>();
+    cost.put("model", "scripted");
+    cost.put("input_tokens", 10);
+    cost.put("output_tokens", 5);
+    cost.put("usd", usd);
+    cost.put("mode", mode);
+    return script(Map.of("say", "spent " + usd, "cost", cost));
+  }
+
+  @Test
+  @Order(16)
+  void budgets_aProjectOverItsDailyCap_isRefused_othersRunOn_andTheFiguresSurviveARestart(
+      @TempDir Path otherHome) throws Exception {
+    Files.createDirectories(otherHome.resolve("config"));
+    Files.writeString(
+        otherHome.resolve("config/cortex.toml"),
+        """
+        [budgets]
+        daily_usd = 2.0
+        timezone = "UTC"
+        [budgets.projects.capped]
+        daily_usd = 0.5
+        """);
+    AgentServer other = new AgentServer(otherHome, Map.of()).start();
+    try (other;
+        SessionApi otherApi = new SessionApi(other)) {
+      List<String> agent = ScriptedAgent.command();
+      String capped =
+          otherApi
+              .create(agent, work, Map.of("name", "capped-1", "project", "capped"))
+              .path("id")
+              .asString();
+      String sibling =
+          otherApi
+              .create(agent, work, Map.of("name", "capped-2", "project", "capped"))
+              .path("id")
+              .asString();
+      String free =
+          otherApi
+              .create(agent, work, Map.of("name", "free-1", "project", "free"))
+              .path("id")
+              .asString();
+      assertThat(otherApi.follow(capped, costing(0.3, "api")).result().path("status").asString())
+          .isEqualTo("completed");
+      JsonNode half = otherApi.costs("capped");
+      assertThat(half.path("daily").path("cap_usd").asDouble()).isEqualTo(0.5);
+      assertThat(half.path("daily").path("remaining_usd").asDouble()).isCloseTo(0.2, within(1e-9));
+      // Under the cap when it starts: the turn runs, and may take the spend past the cap.
+      assertThat(otherApi.follow(capped, costing(0.3, "plan")).result().path("status").asString())
+          .isEqualTo("completed");
+      assertThat(otherApi.follow(free, costing(0.3, "api")).result().path("status").asString())
+          .isEqualTo("completed");
+      String refusal =
+          "The turn was not started: project capped's daily budget of $0.5000 is spent"
+              + " ($0.6000 today). Raise [budgets] in cortex.toml, or wait for tomorrow.";
+      List<JsonNode> cappedBefore = otherApi.transcript(capped);
+
+      for (int start = 0; start < 2; start++) {
+        for (String session : List.of(capped, sibling)) {
+          SessionApi.Answer refused =
+              otherApi.call("send", Map.of("session", session, "text", "one more"));
+          assertThat(refused.status()).isEqualTo(402);
+          assertThat(refused.code()).isEqualTo("BUDGET_EXCEEDED");
+          assertThat(refused.message()).isEqualTo(refusal);
+        }
+        assertThat(otherApi.transcript(capped)).isEqualTo(cappedBefore);
+        assertThat(otherApi.transcript(sibling)).isEmpty();
+        assertThat(otherApi.executionsOf(capped)).hasSize(2);
+        assertThat(otherApi.executionsOf(sibling)).isEmpty();
+        JsonNode spent = otherApi.costs("capped");
+        assertThat(spent.path("today").path("usd").asDouble()).isCloseTo(0.6, within(1e-9));
+        assertThat(spent.path("today").path("api_usd").asDouble()).isCloseTo(0.3, within(1e-9));
+        assertThat(spent.path("today").path("plan_usd").asDouble()).isCloseTo(0.3, within(1e-9));
+        assertThat(spent.path("today").path("records").asLong()).isEqualTo(2);
+        assertThat(spent.path("today").path("tokens").path("input").asLong()).isEqualTo(20);
+        assertThat(spent.path("daily").path("remaining_usd").asDouble()).isZero();
+        JsonNode all = otherApi.costs(null);
+        assertThat(all.path("today").path("usd").asDouble()).isCloseTo(0.9, within(1e-9));
+        assertThat(all.path("daily").path("cap_usd").asDouble()).isEqualTo(2.0);
+        assertThat(all.path("daily").path("remaining_usd").asDouble()).isCloseTo(1.1, within(1e-9));
+        JsonNode freeSpent = otherApi.costs("free");
+        assertThat(freeSpent.path("today").path("usd").asDouble()).isCloseTo(0.3, within(1e-9));
+        assertThat(freeSpent.path("daily").path("remaining_usd").asDouble())
+            .as("what the overall cap leaves")
+            .isCloseTo(1.1, within(1e-9));
+        if (start == 0) {
+          assertThat(other.stop()).isEqualTo(143);
+          other.start();
+        }
+      }
+      CliRun cli = CliRun.run(other, "", "sessions", "send", "capped-1", "from the terminal");
+      assertThat(cli.exitCode()).isEqualTo(1);
+      assertThat(cli.stderr()).contains("cortex: BUDGET_EXCEEDED: " + refusal);
+
+      // The other project runs on, until the overall cap is spent too.
+      assertThat(otherApi.follow(free, costing(1.2, "api")).result().path("status").asString())
+          .isEqualTo("completed");
+      SessionApi.Answer overall = otherApi.call("send", Map.of("session", free, "text", "more"));
+      assertThat(overall.code()).isEqualTo("BUDGET_EXCEEDED");
+      assertThat(overall.message())
+          .isEqualTo(
+              "The turn was not started: the overall daily budget of $2.00 is spent ($2.10"
+                  + " today). Raise [budgets] in cortex.toml, or wait for tomorrow.");
+      JsonNode all = otherApi.costs(null);
+      assertThat(all.path("today").path("usd").asDouble()).isCloseTo(2.1, within(1e-9));
+      assertThat(all.path("month").path("usd").asDouble()).isCloseTo(2.1, within(1e-9));
+      assertThat(all.path("today").path("records").asLong()).isEqualTo(4);
+      assertThat(all.path("daily").path("remaining_usd").asDouble()).isZero();
+    }
+  }
+
+  @Test
+  @Order(17)
+  void badInput_toTheExtTools_getsStableCodes() throws Exception {
+    for (Map<String, Object> args :
+        List.<Map<String, Object>>of(
+            Map.of("status", "finished"),
+            Map.of("limit", 0),
+            Map.of("limit", 101),
+            Map.of("project", ""))) {
+      ToolContract.Outcome outcome = api.tool("query_executions", args);
+      assertThat(outcome.isError()).as("%s", args).isTrue();
+      assertThat(outcome.errorCode()).as("%s", args).isEqualTo("INVALID_ARGUMENT");
+    }
+    ToolContract.Outcome unknown = api.tool("query_executions", Map.of("execution_id", "exe-none"));
+    assertThat(unknown.isError()).isTrue();
+    assertThat(unknown.errorMessage()).isEqualTo("No execution 'exe-none'.");
+    ToolContract.Outcome project = api.tool("cost_query", Map.of("projectId", ""));
+    assertThat(project.isError()).isTrue();
+    assertThat(project.errorCode()).isEqualTo("INVALID_ARGUMENT");
+    // The store still answers.
+    assertThat(api.tool("query_executions", Map.of("status", "all", "limit", 1)).isError())
+        .isFalse();
+  }
+
+  @Test
   @Order(99)
   void hungProgram_isStoppedAtMaxTurn_withItsWholeGroup_andTheTurnFails() throws Exception {
     JsonNode[] record = new JsonNode[1];

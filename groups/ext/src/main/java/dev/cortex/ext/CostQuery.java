@@ -82,7 +82,9 @@ final class CostQuery {
         .required(
             "remaining_usd",
             Schema.nullable(
-                Schema.number("What remains before turns are refused; null without a cap.")))
+                Schema.number(
+                    "What remains before turns are refused (the least that the overall and"
+                        + " the project's caps leave); null without a cap.")))
         .build();
   }
 
@@ -124,24 +126,30 @@ final class CostQuery {
     var monthEnd = today.withDayOfMonth(1).plusMonths(1).atStartOfDay(caps.zone()).toInstant();
     Spend day = spend(costs.between(dayStart, dayEnd, project), dayStart, dayEnd);
     Spend month = spend(costs.between(monthStart, monthEnd, project), monthStart, monthEnd);
-    Double dailyCap = caps.dailyUsd();
-    Double monthlyCap = caps.monthlyUsd();
+    Budget daily = budget(caps.dailyUsd(), costs.between(dayStart, dayEnd, null).usd());
+    Budget monthly = budget(caps.monthlyUsd(), costs.between(monthStart, monthEnd, null).usd());
     if (project != null && caps.projects().containsKey(project)) {
+      // Both caps block a project's turns: what remains is the least either leaves.
       Budgets.Cap cap = caps.projects().get(project);
-      dailyCap = cap.dailyUsd() != null ? cap.dailyUsd() : dailyCap;
-      monthlyCap = cap.monthlyUsd() != null ? cap.monthlyUsd() : monthlyCap;
+      daily = tighter(budget(cap.dailyUsd(), day.usd()), daily);
+      monthly = tighter(budget(cap.monthlyUsd(), month.usd()), monthly);
     }
-    return new Result(
-        project,
-        caps.zone().getId(),
-        day,
-        month,
-        budget(dailyCap, day.usd()),
-        budget(monthlyCap, month.usd()));
+    return new Result(project, caps.zone().getId(), day, month, daily, monthly);
   }
 
   private static Budget budget(Double cap, double spent) {
     return new Budget(cap, cap == null ? null : Math.max(0, cap - spent));
+  }
+
+  /** The project's own cap (the overall one without it), with the least remaining of the two. */
+  private static Budget tighter(Budget own, Budget overall) {
+    if (own.capUsd() == null) {
+      return overall;
+    }
+    if (overall.capUsd() == null) {
+      return own;
+    }
+    return new Budget(own.capUsd(), Math.min(own.remainingUsd(), overall.remainingUsd()));
   }
 
   private static Spend spend(Costs.Totals totals, java.time.Instant from, java.time.Instant to) {
