@@ -625,7 +625,12 @@ class SessionsIT {
             new Bad(
                 Map.of("working_dir", work.resolve("missing").toString()), "is not an existing"),
             new Bad(Map.of("composition", "partial"), "composition is direct or none"),
-            new Bad(Map.of("started_by", "robot"), "started_by is person, agent"));
+            new Bad(Map.of("started_by", "robot"), "started_by is person, agent"),
+            new Bad(Map.of("tool_allowlist", List.of()), "names at least one tool"),
+            new Bad(Map.of("tool_allowlist", List.of("")), "'' is not a tool name"),
+            new Bad(
+                Map.of("tool_allowlist", List.of("current_time,remote_bash")),
+                "'current_time,remote_bash' is not a tool name"));
     for (Bad case_ : bad) {
       Map<String, Object> body = new LinkedHashMap<>(base);
       body.putAll(case_.change());
@@ -722,6 +727,26 @@ class SessionsIT {
     CliRun limit = CliRun.run(server, "", "sessions", "list", "--limit", "0");
     assertThat(limit.exitCode()).isEqualTo(1);
     assertThat(limit.stderr()).contains("cortex: INVALID_ARGUMENT: limit must be 1 to 200.");
+    CliRun allow =
+        CliRun.run(
+            server,
+            "",
+            "sessions",
+            "new",
+            "--backend",
+            "command",
+            "--program",
+            programs.hold.toString(),
+            "--cwd",
+            work.toString(),
+            "--allow",
+            "");
+    assertThat(allow.exitCode()).as(allow.stderr()).isEqualTo(1);
+    assertThat(allow.stderr()).contains("cortex: INVALID_ARGUMENT: ");
+    api.create(AgentPrograms.run(programs.hold), work, Map.of("name", "cli-bad-input"));
+    CliRun empty = CliRun.run(server, "", "sessions", "send", "cli-bad-input", " ");
+    assertThat(empty.exitCode()).isEqualTo(1);
+    assertThat(empty.stderr()).contains("cortex: INVALID_ARGUMENT: The message is empty.");
     CliRun usage = CliRun.run(server, "", "sessions", "send", "no-text");
     assertThat(usage.exitCode()).isEqualTo(2);
   }

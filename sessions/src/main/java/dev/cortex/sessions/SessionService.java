@@ -53,6 +53,7 @@ public final class SessionService implements AutoCloseable {
       Pattern.compile("(cli|web|slack|feishu):[A-Za-z0-9._:@/-]{1,128}");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final Pattern PROJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+  private static final Pattern TOOL = Pattern.compile("[A-Za-z0-9_-]{1,128}");
 
   /** The most listeners one session's live events may have (chats, followers). */
   static final int MAX_FOLLOWERS = 32;
@@ -156,6 +157,16 @@ public final class SessionService implements AutoCloseable {
           "'"
               + request.project()
               + "' is not a project name: 1-128 letters, digits and . _ : / -.");
+    }
+    List<String> allowlist = request.toolAllowlist();
+    if (allowlist != null && allowlist.isEmpty()) {
+      // An empty list would reach the MCP server as no allowlist at all: every tool.
+      throw invalid("A tool allowlist names at least one tool; leave it out for all of them.");
+    }
+    for (String tool : allowlist == null ? List.<String>of() : allowlist) {
+      if (tool == null || !TOOL.matcher(tool).matches()) {
+        throw invalid("'" + tool + "' is not a tool name: 1-128 letters, digits, '_' or '-'.");
+      }
     }
     Path dir =
         request.workingDirectory() != null
