@@ -4,8 +4,6 @@ import dev.cortex.mcp.Cancellation;
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.daemon.DaemonClient;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -425,9 +423,8 @@ final class SessionsCommand implements Callable<Integer> {
           post(io, "show", Map.of("session", session));
         }
         io.err().println("Type a message; /stop stops a turn, /quit leaves.");
-        BufferedReader lines =
-            new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8));
-        for (String line = prompt(lines); line != null; line = prompt(lines)) {
+        ChatInput input = new ChatInput(io.in(), this::stop).start();
+        for (String line = prompt(input); line != null; line = prompt(input)) {
           String text = line.strip();
           if (text.isEmpty()) {
             continue;
@@ -436,13 +433,16 @@ final class SessionsCommand implements Callable<Integer> {
             break;
           }
           if (text.equals("/stop")) {
-            post(io, "stop", Map.of("session", session));
+            stop();
             continue;
           }
+          input.following(true);
           try {
             sendAndFollow(io, session, text, true);
           } catch (ToolException e) {
             io.err().println("cortex: " + e.code() + ": " + e.getMessage());
+          } finally {
+            input.following(false);
           }
         }
         return CortexCommand.OK;
@@ -451,10 +451,19 @@ final class SessionsCommand implements Callable<Integer> {
       }
     }
 
-    private String prompt(BufferedReader lines) throws java.io.IOException {
+    private void stop() {
+      try {
+        boolean stopped = post(io, "stop", Map.of("session", session)).path("stopped").asBoolean();
+        io.err().println(stopped ? "cortex: the turn was stopped" : "cortex: no turn was running");
+      } catch (ToolException e) {
+        io.err().println("cortex: " + e.code() + ": " + e.getMessage());
+      }
+    }
+
+    private String prompt(ChatInput input) throws InterruptedException {
       io.err().print("> ");
       io.err().flush();
-      return lines.readLine();
+      return input.next();
     }
   }
 }

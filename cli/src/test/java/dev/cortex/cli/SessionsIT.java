@@ -5,13 +5,23 @@ import static dev.cortex.cli.SessionApi.said;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.ScriptedAgent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -25,9 +35,9 @@ import tools.jackson.databind.JsonNode;
  * Agent sessions end to end: one real agent server with a real device client, sessions whose turns
  * the scripted agent of {@code test-fixtures} (or a small shell program) runs on the {@code
  * command} backend, the session API on the webhook, and the records the turns leave as the {@code
- * ext} tools read them. Each test has sessions of its own. {@code max_turn} is at its minimum, one
- * minute: the test of a hung program waits for it, so it runs last and its turn starts with the
- * server.
+ * ext} tools read them. Each test has sessions of its own; those that restart a server (killed
+ * mid-turn, budgets) have a server of their own. {@code max_turn} is at its minimum, one minute:
+ * the test of a hung program waits for it, so it runs last and its turn starts with the server.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SessionsIT {
@@ -472,7 +482,7 @@ class SessionsIT {
   static int turns(String id) {
     try {
       return programs.turns(id).size();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return -1;
     }
   }
@@ -640,7 +650,7 @@ class SessionsIT {
       assertThat(answer.message()).as("%s", case_).contains(case_.message());
     }
     for (String body : List.of("{nope", "[]", "\"text\"", "")) {
-      SessionApi.Answer answer = api.raw("create", body, java.time.Duration.ofSeconds(30));
+      SessionApi.Answer answer = api.raw("create", body, Duration.ofSeconds(30));
       assertThat(answer.status()).as(body).isEqualTo(400);
       assertThat(answer.code()).as(body).isEqualTo("INVALID_ARGUMENT");
     }
@@ -693,7 +703,7 @@ class SessionsIT {
     }
     assertThat(api.call("transcript", Map.of("session", taken, "limit", 500)).status())
         .isEqualTo(200);
-    java.net.http.HttpResponse<String> noToken = server.post("/api/sessions/list", "{}", Map.of());
+    HttpResponse<String> noToken = server.post("/api/sessions/list", "{}", Map.of());
     assertThat(noToken.statusCode()).isEqualTo(401);
 
     List<String> after = sessionIds();
@@ -1005,6 +1015,51 @@ class SessionsIT {
   }
 
   @Test
+  @Order(18)
+  void chat_slashStopTypedDuringATurn_stopsIt_andTheChatGoesOn() throws Exception {
+    String id =
+        api.create(AgentPrograms.run(programs.stubborn), work, Map.of("name", "chat-stop"))
+            .path("id")
+            .asString();
+    Process chat = CortexProcess.start(server.env, "chat", "chat-stop");
+    CompletableFuture<String> out =
+        CompletableFuture.supplyAsync(() -> drain(chat.getInputStream()));
+    CompletableFuture<String> err =
+        CompletableFuture.supplyAsync(() -> drain(chat.getErrorStream()));
+    try (Writer typed = new OutputStreamWriter(chat.getOutputStream(), StandardCharsets.UTF_8)) {
+      typed.write("work on it\n");
+      typed.flush();
+      api.awaitEntry(id, said("working"), "the turn working");
+      long[] pids = programs.pids(id);
+
+      typed.write("/stop\n");
+      typed.flush();
+
+      awaitEnded(pids);
+      typed.write("quick one\n/quit\n");
+    }
+    assertThat(chat.waitFor(90, TimeUnit.SECONDS)).isTrue();
+    assertThat(chat.exitValue()).as(err.get()).isZero();
+    assertThat(err.get())
+        .contains("cortex: the turn was stopped")
+        .contains("cortex: the turn ended cancelled: The turn was stopped: asked by the person.");
+    assertThat(out.get()).isEqualTo("working\n[The turn was stopped: asked by the person.]\n");
+    List<JsonNode> executions = api.executionsOf(id);
+    assertThat(executions)
+        .extracting(e -> e.path("status").asString())
+        .containsExactly("completed", "cancelled");
+    assertThat(SessionApi.userTexts(api.transcript(id))).containsExactly("work on it", "quick one");
+  }
+
+  static String drain(InputStream in) {
+    try {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  @Test
   @Order(99)
   void hungProgram_isStoppedAtMaxTurn_withItsWholeGroup_andTheTurnFails() throws Exception {
     JsonNode[] record = new JsonNode[1];
@@ -1014,7 +1069,7 @@ class SessionsIT {
           record[0] = executions.isEmpty() ? null : executions.get(0);
           return record[0] != null && !record[0].path("status").asString().equals("running");
         },
-        java.time.Duration.ofMinutes(3),
+        Duration.ofMinutes(3),
         "the hung turn to reach max_turn");
 
     assertThat(record[0].path("status").asString()).isEqualTo("failed");
