@@ -171,6 +171,13 @@ class SessionsIT {
         .filter(l -> l.path("event").asString().equals("entry"))
         .forEach(l -> streamed.add(l.path("entry")));
     assertThat(streamed).as("the followed turn streamed its entries").isEqualTo(transcript);
+    List<JsonNode> page = new ArrayList<>();
+    api.call("transcript", Map.of("session", "tooled", "after", 2, "limit", 3))
+        .result()
+        .path("entries")
+        .forEach(page::add);
+    assertThat(page).isEqualTo(transcript.subList(2, 5));
+    assertThat(page).extracting(e -> e.path("seq").asLong()).containsExactly(3L, 4L, 5L);
     assertThat(transcript.get(0).path("body").path("text").asString()).isEqualTo(prompt);
     assertThat(transcript.get(0).path("body").path("source").asString()).isEqualTo("person");
     assertThat(ofKind(transcript, "tool_use"))
