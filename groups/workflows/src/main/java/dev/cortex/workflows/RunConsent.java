@@ -63,7 +63,12 @@ final class RunConsent {
       case TIMED_OUT ->
           throw new ToolException(
               WorkflowErrors.CONSENT_TIMEOUT,
-              "Nobody answered the confirmation of " + what + " in time (5 minutes). Nothing ran.");
+              "Nobody answered the confirmation of "
+                  + what
+                  + (decision.detail() == null ? " in time" : " within " + decision.detail())
+                  + ". Nothing ran. The wait is CORTEX_CONFIRM_TIMEOUT_SECONDS of the server (at"
+                  + " most 300), kept short by default so that the question ends before a client"
+                  + " gives up on the call.");
       case NO_CHANNEL ->
           throw new ToolException(
               WorkflowErrors.CONSENT_UNAVAILABLE,

@@ -141,8 +141,8 @@ final class WorkflowTools {
                 + " first asks the human to confirm it (the workflow, its source and parameters)"
                 + " through the client's elicitation form or a dialog on the server's machine, and"
                 + " a remote workflow not yet trusted at its commit also asks for trust; declined,"
-                + " unanswered in 5 minutes, or no way to ask: the call fails with a CONSENT_ code"
-                + " and nothing runs.")
+                + " unanswered within the server's wait (45 s unless it is set longer), or no way"
+                + " to ask: the call fails with a CONSENT_ code and nothing runs.")
         .input(
             Schema.object()
                 .required("workflow", workflowArgument())
