@@ -333,13 +333,17 @@ class ConsentIT {
       String rest = new String(process.getInputStream().readAllBytes());
       int code = process.waitFor();
 
-      assertThat(seen).contains("workflow 'greet' 2.0.0").contains("Run? [y/N]");
+      assertThat(seen)
+          .contains("You are about to run workflow 'greet' 2.0.0")
+          .contains("Run? [y/N]")
+          .as("the person typed the command: no agent asks")
+          .doesNotContain("agent");
       if (reply.equals("n")) {
         assertThat(code).isEqualTo(1);
         assertThat(rest).contains("CONSENT_DECLINED");
       } else {
         assertThat(code).as(rest).isZero();
-        assertThat(rest).contains("\"status\" : \"succeeded\"");
+        assertThat(rest).contains(": greet 2.0.0, succeeded").contains("ok ");
       }
     }
     runs = WorkflowRunControlIT.cli(CortexProcess.env(home), 0, "runs", "list");
