@@ -69,8 +69,10 @@ final class WorkflowTools {
         .description(
             "Preflights a workflow without running anything: validates the manifest (every problem"
                 + " with file, line and field), resolves the parameters (type, required, enum,"
-                + " min/max), checks the declared capabilities and that the programs, MCP servers"
-                + " and database drivers the steps need exist here. Returns the resolved parameters"
+                + " min/max), checks the declared capabilities, that the programs, MCP servers,"
+                + " database drivers and model API keys the steps need exist here, and that every"
+                + " input written as a literal is one the step's kind takes (e.g. exactly one of"
+                + " argv and script). Returns the resolved parameters"
                 + " and the steps. Never asks the human anything: consent_required is true when a"
                 + " run of this remote workflow would first ask the human to trust it at this"
                 + " commit. For a remote ref it reaches the network: the repository is fetched from"
