@@ -134,7 +134,8 @@ final class ClientCommand implements Callable<Integer> {
                 Version.get(),
                 CAPTURE_BYTES,
                 grepEngine,
-                Clock.systemUTC()));
+                Clock.systemUTC(),
+                home.root()));
     Runtime.getRuntime().addShutdownHook(new Thread(client::close, "cortex-client-stop"));
     io.err().println("cortex client " + Version.get() + ": connecting to " + hub + " as " + name);
     int code = client.run();

@@ -74,6 +74,15 @@ final class CortexCommand implements Callable<Integer> {
     server.addSubcommand("revoke", new ServerCommand.Revoke(io));
     line.addSubcommand("server", server);
     line.addSubcommand("client", new ClientCommand(io));
+    line.addSubcommand("signal", new SignalCommand(io));
+    CommandLine sessions = new CommandLine(new SessionsCommand(io));
+    sessions.addSubcommand("new", new SessionsCommand.New(io));
+    sessions.addSubcommand("list", new SessionsCommand.ListSessions(io));
+    sessions.addSubcommand("show", new SessionsCommand.Show(io));
+    sessions.addSubcommand("send", new SessionsCommand.Send(io));
+    sessions.addSubcommand("stop", new SessionsCommand.Stop(io));
+    line.addSubcommand("sessions", sessions);
+    line.addSubcommand("chat", new SessionsCommand.Chat(io));
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));

@@ -3,9 +3,12 @@ package dev.cortex.cli;
 import dev.cortex.core.CoreGroup;
 import dev.cortex.daemon.Daemon;
 import dev.cortex.evidence.EvidenceGroup;
+import dev.cortex.ext.ExtGroup;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.GroupDescriptor;
 import dev.cortex.mcp.GroupRegistry;
+import dev.cortex.sessions.Budgets;
+import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.WorkflowsGroup;
@@ -24,7 +27,6 @@ final class Groups {
   /** The groups of seed 001 whose tools are not served by this version yet. */
   static final List<GroupDescriptor> PENDING =
       List.of(
-          GroupDescriptor.of("ext", "cortex-core", "Costs, executions, context and waitpoints."),
           GroupDescriptor.of(
               "workers", "cortex-workers", "Team mode: the main session's worker tools."),
           GroupDescriptor.of(
@@ -48,7 +50,16 @@ final class Groups {
     Supplier<Database> database = services.database();
     GroupRegistry.Builder registry =
         GroupRegistry.builder()
-            .add(CoreGroup.DESCRIPTOR, () -> CoreGroup.create(services.home(), services.env()));
+            .add(CoreGroup.DESCRIPTOR, () -> CoreGroup.create(services.home(), services.env()))
+            .add(
+                ExtGroup.DESCRIPTOR,
+                () ->
+                    ExtGroup.create(
+                        database,
+                        () -> services.settings().get(Budgets.TABLE),
+                        java.time.Clock.systemDefaultZone(),
+                        services.home(),
+                        services.env()));
     PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))
@@ -76,14 +87,11 @@ final class Groups {
             Path dir = CortexHome.ensureDirectory(home.root().resolve("tmp").resolve("native"));
             System.setProperty("org.sqlite.tmpdir", dir.toString());
           }
-          database =
-              new Database(
-                  home,
-                  List.of(
-                      EvidenceGroup.storageArea(),
-                      WorkflowsGroup.storageArea(),
-                      Daemon.storageArea()),
-                  synchronous(io));
+          List<Area> areas =
+              new java.util.ArrayList<>(
+                  List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()));
+          areas.addAll(Daemon.storageAreas());
+          database = new Database(home, areas, synchronous(io));
         }
         return database;
       }

@@ -39,6 +39,14 @@ final class McpCommand implements Callable<Integer> {
   String bundles;
 
   @Option(
+      names = "--default-bundles",
+      paramLabel = "GROUPS",
+      description =
+          "Groups to serve when neither --bundles nor CORTEX_MCP_BUNDLES chooses (the agent"
+              + " server's configuration files use it).")
+  String defaultBundles;
+
+  @Option(
       names = "--http",
       paramLabel = "PORT",
       description = "Serve streamable HTTP on this port (0 picks a free one) instead of stdio.")
@@ -85,6 +93,7 @@ final class McpCommand implements Callable<Integer> {
       }
       switch (name) {
         case "--bundles" -> command.bundles = value;
+        case "--default-bundles" -> command.defaultBundles = value;
         case "--bind" -> command.bind = value;
         case "--http" -> {
           if (!value.matches("[0-9]{1,5}")) {
@@ -105,7 +114,7 @@ final class McpCommand implements Callable<Integer> {
     StartupTrace.mark("command parsed");
     Services services = new Services(io).servingMcp();
     GroupRegistry registry = Groups.registry(services);
-    Composition composition = ToolsCommand.compose(io, registry, bundles);
+    Composition composition = ToolsCommand.compose(io, registry, bundles, defaultBundles);
     ToolInvoker invoker = ToolsCommand.invoker(io, composition);
     McpAssembly.ServerIdentity identity =
         new McpAssembly.ServerIdentity(

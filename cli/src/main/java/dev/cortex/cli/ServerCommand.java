@@ -12,11 +12,16 @@ import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.daemon.DaemonClient;
 import dev.cortex.protocol.Machines;
 import dev.cortex.protocol.Webhook;
+import dev.cortex.sessions.Budgets;
+import dev.cortex.sessions.SessionSettings;
+import dev.cortex.sessions.backend.CommandBackend;
+import dev.cortex.waitpoints.WaitSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -92,7 +97,11 @@ final class ServerCommand implements Callable<Integer> {
                 () ->
                     McpConfigFiles.write(
                         home.configDir(), Groups.registry(services), Launcher.command(io)),
-                Clock.systemUTC()));
+                Clock.systemUTC(),
+                services.settings().get(SessionSettings.TABLE),
+                () -> Settings.load(io.home(), io.env()).get(Budgets.TABLE),
+                List.of(new CommandBackend()),
+                () -> Settings.load(io.home(), io.env()).get(WaitSettings.TABLE)));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

@@ -5,8 +5,11 @@ import dev.cortex.daemon.ServerSettings;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.settings.CortexToml;
 import dev.cortex.mcp.settings.SettingsTable;
+import dev.cortex.sessions.Budgets;
+import dev.cortex.sessions.SessionSettings;
 import dev.cortex.storage.StorageSettings;
 import dev.cortex.storage.Synchronous;
+import dev.cortex.waitpoints.WaitSettings;
 import dev.cortex.workflows.EngineChoice;
 import dev.cortex.workflows.temporal.TemporalSettings;
 import java.util.List;
@@ -25,7 +28,10 @@ record Settings(CortexToml tables) {
           TemporalTable.TABLE,
           StorageSettings.TABLE,
           ServerSettings.TABLE,
-          DeviceSettings.TABLE);
+          DeviceSettings.TABLE,
+          SessionSettings.TABLE,
+          Budgets.TABLE,
+          WaitSettings.TABLE);
 
   static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));

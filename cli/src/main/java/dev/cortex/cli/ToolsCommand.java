@@ -44,8 +44,16 @@ final class ToolsCommand implements Callable<Integer> {
   }
 
   static Composition compose(Io io, GroupRegistry registry, String bundles) {
+    return compose(io, registry, bundles, null);
+  }
+
+  static Composition compose(Io io, GroupRegistry registry, String bundles, String defaultBundles) {
     return Composition.select(
-        registry, bundles, io.env("CORTEX_MCP_BUNDLES"), io.env("CORTEX_MCP_TOOL_ALLOWLIST"));
+        registry,
+        bundles,
+        io.env("CORTEX_MCP_BUNDLES"),
+        io.env("CORTEX_MCP_TOOL_ALLOWLIST"),
+        defaultBundles);
   }
 
   static ToolInvoker invoker(Io io, Composition composition) {
@@ -158,7 +166,13 @@ final class ToolsCommand implements Callable<Integer> {
             new ToolOutcome.Failure(
                 "INVALID_ARGUMENT", "The arguments are not valid JSON: " + e.getOriginalMessage()));
       }
-      int code = report(invoker(io, composition).call(name, args, ToolContext.ProgressSink.NONE));
+      // The same session identity an MCP server of this environment would act for.
+      ToolContext.Caller caller =
+          ToolContext.Caller.of(ToolContext.ProgressSink.NONE)
+              .withSession(
+                  dev.cortex.mcp.SessionIdentity.fromEnvironment(io.env()),
+                  new dev.cortex.mcp.SessionMemory());
+      int code = report(invoker(io, composition).call(name, args, caller));
       services.awaitRuns();
       return code;
     }

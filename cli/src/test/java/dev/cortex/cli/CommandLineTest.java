@@ -141,7 +141,7 @@ class CommandLineTest {
       assertThat(servers.size()).as(entry.getKey()).isEqualTo(1);
       assertThat(server.path("command").asString()).isEqualTo("/opt/cortex/bin/cortex");
       assertThat(server.path("args").toString())
-          .isEqualTo("[\"mcp\",\"--bundles\",\"" + entry.getValue().get(1) + "\"]");
+          .isEqualTo("[\"mcp\",\"--default-bundles\",\"" + entry.getValue().get(1) + "\"]");
     }
     JsonNode empty = JSON.readTree(Files.readString(config.resolve("mcp-config-empty.json")));
     assertThat(empty.path("mcpServers").size()).isZero();

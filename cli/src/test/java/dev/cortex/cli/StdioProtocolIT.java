@@ -298,7 +298,7 @@ class StdioProtocolIT {
       defaults = s.initialize("{}").path("result").path("instructions").asString();
     }
     String pending;
-    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core,ext")) {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core,workers")) {
       pending = s.initialize("{}").path("result").path("instructions").asString();
     }
 
@@ -311,7 +311,7 @@ class StdioProtocolIT {
         .contains("Together: a workflow run can back a claim")
         .contains("isError");
     assertThat(pending)
-        .contains("core:", "remote_grep", "ext: serves no tools in this version")
+        .contains("core:", "remote_grep", "workers: serves no tools in this version")
         .doesNotContain("Together");
   }
 

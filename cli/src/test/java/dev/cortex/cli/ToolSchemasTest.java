@@ -41,7 +41,7 @@ class ToolSchemasTest {
             "list",
             "--json",
             "--bundles",
-            "core,evidence,workflows");
+            "core,ext,evidence,workflows");
     assertThat(code).isZero();
     tools = JSON.readTree(out.toString(StandardCharsets.UTF_8)).path("tools");
     assertThat(tools.size()).isGreaterThanOrEqualTo(22);

@@ -300,9 +300,7 @@ class WorkflowExamplesIT {
         ToolContract.JSON
             .readTree(
                 WorkflowServer.repository()
-                    .resolve(
-                        "groups/workflows/src/main/resources/dev/cortex/workflows/activity/"
-                            + "llm-prices.json"))
+                    .resolve("mcp-kit/src/main/resources/dev/cortex/mcp/prices/llm-prices.json"))
             .path("models")
             .path("claude-haiku-4-5");
     BigDecimal usd =

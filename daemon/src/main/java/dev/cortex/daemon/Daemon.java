@@ -7,10 +7,29 @@ import dev.cortex.mcp.daemon.DaemonClient;
 import dev.cortex.mcp.http.GuardedHandler;
 import dev.cortex.mcp.http.HttpHost;
 import dev.cortex.mcp.http.RequestGuard;
+import dev.cortex.mcp.prices.ModelPrices;
+import dev.cortex.protocol.ErrorBody;
 import dev.cortex.protocol.Hub;
+import dev.cortex.protocol.HubMessage;
 import dev.cortex.protocol.Machines;
+import dev.cortex.protocol.Signals;
+import dev.cortex.protocol.Spool;
 import dev.cortex.protocol.Webhook;
+import dev.cortex.sessions.Budgets;
+import dev.cortex.sessions.SessionEnvironment;
+import dev.cortex.sessions.SessionService;
+import dev.cortex.sessions.SessionSettings;
+import dev.cortex.sessions.backend.Backend;
+import dev.cortex.sessions.store.Costs;
+import dev.cortex.sessions.store.Executions;
+import dev.cortex.sessions.store.SessionStore;
+import dev.cortex.sessions.store.SessionsSchema;
 import dev.cortex.storage.Database;
+import dev.cortex.waitpoints.Recipes;
+import dev.cortex.waitpoints.WaitException;
+import dev.cortex.waitpoints.WaitSettings;
+import dev.cortex.waitpoints.Waitpoints;
+import dev.cortex.waitpoints.WaitpointsSchema;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +37,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -46,6 +66,7 @@ public final class Daemon implements AutoCloseable {
   private final MachineRegistry registry;
   private final HttpHost http;
   private final ScheduledExecutorService sweeper;
+  private final SessionService sessions;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Path serverFile;
   private volatile boolean stopping;
@@ -64,7 +85,11 @@ public final class Daemon implements AutoCloseable {
       String version,
       Supplier<Database> database,
       Runnable writeClientConfigs,
-      Clock clock) {
+      Clock clock,
+      SessionSettings sessionSettings,
+      Supplier<Budgets> budgets,
+      List<Backend> backends,
+      Supplier<WaitSettings> waitSettings) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -74,6 +99,10 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(database, "database");
       Objects.requireNonNull(writeClientConfigs, "writeClientConfigs");
       Objects.requireNonNull(clock, "clock");
+      Objects.requireNonNull(sessionSettings, "sessionSettings");
+      Objects.requireNonNull(budgets, "budgets");
+      backends = List.copyOf(backends);
+      Objects.requireNonNull(waitSettings, "waitSettings");
     }
 
     boolean immutable() {
@@ -87,12 +116,14 @@ public final class Daemon implements AutoCloseable {
       MachineRegistry registry,
       HttpHost http,
       ScheduledExecutorService sweeper,
+      SessionService sessions,
       Path serverFile) {
     this.options = options;
     this.hub = hub;
     this.registry = registry;
     this.http = http;
     this.sweeper = sweeper;
+    this.sessions = sessions;
     this.serverFile = serverFile;
   }
 
@@ -119,12 +150,66 @@ public final class Daemon implements AutoCloseable {
     HubRoutes hubRoutes =
         new HubRoutes(hub, credentials, shared == null ? null : shared.strip(), options.version());
     WebhookRoutes webhook = new WebhookRoutes(hub, options.version(), options.clock().instant());
+    java.util.concurrent.atomic.AtomicInteger boundWebhook =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Map<String, Backend> backends = new java.util.LinkedHashMap<>();
+    options.backends().forEach(b -> backends.put(b.name(), b));
+    SessionService sessions =
+        new SessionService(
+            new SessionStore(options.database(), options.clock()),
+            new Executions(options.database(), options.clock()),
+            new Costs(options.database(), options.clock()),
+            backends,
+            new SessionEnvironment(options.home(), options.env(), token, boundWebhook::get),
+            options.budgets(),
+            options.sessionSettings(),
+            ModelPrices.shipped(),
+            options.clock());
+    SessionRoutes sessionRoutes =
+        new SessionRoutes(
+            sessions, options.version(), options.sessionSettings().maxTurn().plusMinutes(5));
+    Waitpoints waitpoints =
+        new Waitpoints(
+            options.database(),
+            new SessionWaker(sessions),
+            options.waitSettings(),
+            options.clock());
+    hub.signals(
+        (device, file) -> {
+          try {
+            return new HubMessage.SignalAck(
+                file.file(), waitpoints.signal(file.signal(), "device:" + device), null);
+          } catch (WaitException e) {
+            return new HubMessage.SignalAck(
+                file.file(), null, new ErrorBody(e.code(), e.getMessage()));
+          }
+        });
+    WaitRoutes waitRoutes =
+        new WaitRoutes(
+            waitpoints,
+            options.version(),
+            () -> registry.current().machines().keySet(),
+            name -> {
+              HubMessage.Hello hello = hub.lastHello(name);
+              return new Recipes.Device(
+                  name,
+                  hello == null ? null : hello.launcher(),
+                  hello == null ? null : hello.home());
+            },
+            () -> options.env().getOrDefault("CORTEX_LAUNCHER", "cortex"),
+            options.home().root().toString(),
+            boundWebhook::get,
+            options.clock());
+    SpoolDrain spool =
+        new SpoolDrain(
+            new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, options.clock());
 
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
+    AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> hubGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> enrolGuard = new AtomicReference<>();
-    HttpHost http =
+    HttpHost.Builder builder =
         HttpHost.builder("cortex-server")
             .connector(
                 WEBHOOK,
@@ -149,9 +234,25 @@ public final class Daemon implements AutoCloseable {
                 Webhook.DEVICE_REVOKED,
                 new GuardedHandler(webhookGuard::get, webhook.deviceRevoked()))
             .route(HUB, Hub.ENROL_PATH, new GuardedHandler(enrolGuard::get, hubRoutes.enrol()))
-            .route(HUB, Hub.PATH, hubRoutes::websocket)
-            .start();
+            .route(HUB, Hub.PATH, hubRoutes::websocket);
+    builder.route(
+        WEBHOOK, Signals.ROUTE, new GuardedHandler(signalGuard::get, waitRoutes.signal()));
+    waitRoutes
+        .handlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    sessionRoutes
+        .handlers()
+        .forEach(
+            (name, handler) ->
+                builder.route(
+                    WEBHOOK,
+                    SessionRoutes.PREFIX + name,
+                    new GuardedHandler(webhookGuard::get, handler)));
+    HttpHost http = builder.start();
     int webhookPort = http.port(WEBHOOK);
+    boundWebhook.set(webhookPort);
     int hubPort = http.port(HUB);
     java.util.Set<String> webhookHosts = RequestGuard.hostsFor(server.webhookBind(), webhookPort);
     webhookGuard.set(
@@ -162,6 +263,12 @@ public final class Daemon implements AutoCloseable {
                 RequestGuard.TokenCheck.equalTo(token))
             .build());
     healthGuard.set(
+        RequestGuard.builder()
+            .hosts(webhookHosts)
+            .origins(RequestGuard.originsFor(webhookHosts))
+            .build());
+    // Signals carry the waitpoint's secret instead of the token; browsers' pages may not send them.
+    signalGuard.set(
         RequestGuard.builder()
             .hosts(webhookHosts)
             .origins(RequestGuard.originsFor(webhookHosts))
@@ -187,6 +294,8 @@ public final class Daemon implements AutoCloseable {
           try {
             hub.evictSilent();
             hubRoutes.sweep();
+            waitpoints.sweep();
+            spool.drain();
             if (registry.reloadIfChanged()) {
               hub.reconcile();
             }
@@ -199,10 +308,13 @@ public final class Daemon implements AutoCloseable {
         TimeUnit.SECONDS);
 
     Path serverFile = options.home().dataDir().resolve(DaemonClient.SERVER_FILE);
-    Daemon daemon = new Daemon(options, hub, registry, http, sweeper, serverFile);
+    Daemon daemon = new Daemon(options, hub, registry, http, sweeper, sessions, serverFile);
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
+    sessions.recover();
+    waitpoints.recover();
+    spool.drain();
     // Last: the server file says the server is ready.
     daemon.describeItself(webhookPort, hubPort);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
@@ -268,6 +380,7 @@ public final class Daemon implements AutoCloseable {
     }
     stopping = true;
     log.info("agent server stopping");
+    sessions.close();
     hub.shutdown();
     sweeper.shutdownNow();
     try {
@@ -306,8 +419,8 @@ public final class Daemon implements AutoCloseable {
     stop();
   }
 
-  /** The area of the database this server keeps its state in. */
-  public static dev.cortex.storage.Area storageArea() {
-    return DeviceCredentials.area();
+  /** The areas of the database this server keeps its state in. */
+  public static List<dev.cortex.storage.Area> storageAreas() {
+    return List.of(DeviceCredentials.area(), SessionsSchema.area(), WaitpointsSchema.area());
   }
 }

@@ -37,7 +37,20 @@ final class DeviceHub {
   private final DeviceSettings settings;
   private final Map<String, DeviceConnection> connected = new ConcurrentHashMap<>();
   private final Map<String, DeviceConnection> byCommand = new ConcurrentHashMap<>();
+  private final Map<String, HubMessage.Hello> hellos = new ConcurrentHashMap<>();
+  private volatile SignalSink signals =
+      (device, file) ->
+          new HubMessage.SignalAck(
+              file.file(),
+              null,
+              new ErrorBody(Codes.UNAVAILABLE, "The agent server takes no signals yet."));
   private volatile boolean stopping;
+
+  /** Takes the signals devices send from their spools. */
+  @FunctionalInterface
+  interface SignalSink {
+    HubMessage.SignalAck take(String device, HubMessage.SignalFile file);
+  }
 
   DeviceHub(Supplier<Machines> registry, Clock clock, DeviceSettings settings) {
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -73,6 +86,7 @@ final class DeviceHub {
       return new Refusal(Hub.CLOSE_HUB_FULL, "the hub holds " + settings.maxDevices() + " devices");
     }
     connected.put(name, connection);
+    hellos.put(name, connection.hello());
     log.info(
         "device {} connected ({} {}, cortex {})",
         name,
@@ -229,9 +243,39 @@ final class DeviceHub {
     }
   }
 
+  /** Sets where devices' spooled signals go. */
+  void signals(SignalSink sink) {
+    this.signals = Objects.requireNonNull(sink, "sink");
+  }
+
+  /** A device's spooled signal, taken; the answer goes back to the device. */
+  HubMessage.SignalAck signal(String device, HubMessage.SignalFile file) {
+    if (stopping) {
+      return new HubMessage.SignalAck(
+          file.file(),
+          null,
+          new ErrorBody(Codes.UNAVAILABLE, "The agent server is shutting down; send it later."));
+    }
+    try {
+      return signals.take(device, file);
+    } catch (RuntimeException e) {
+      log.warn("a signal from {} could not be taken", device, e);
+      return new HubMessage.SignalAck(
+          file.file(),
+          null,
+          new ErrorBody(Codes.UNAVAILABLE, "The agent server could not take the signal now."));
+    }
+  }
+
+  /** The last hello of a device since the server started (it may be offline now), or null. */
+  HubMessage.Hello lastHello(String device) {
+    return hellos.get(device);
+  }
+
   /** Drops connected devices that the registry no longer names (after a reload). */
   void reconcile() {
     Machines machines = registry.get();
+    hellos.keySet().removeIf(name -> machines.get(name) == null);
     for (String name : List.copyOf(connected.keySet())) {
       if (machines.get(name) == null) {
         DeviceConnection connection = connected.get(name);

@@ -61,6 +61,8 @@ public final class HubEndpoint implements Session.Listener.AutoDemanding {
       live.output(output);
     } else if (message instanceof HubMessage.Result result) {
       live.result(result);
+    } else if (message instanceof HubMessage.SignalFile file) {
+      live.send(hub.signal(live.name(), file));
     } else {
       log.debug("{} sent an unexpected {}", live.name(), message.type());
     }

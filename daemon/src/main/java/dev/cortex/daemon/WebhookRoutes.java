@@ -7,25 +7,19 @@ import dev.cortex.protocol.ErrorBody;
 import dev.cortex.protocol.HubMessage;
 import dev.cortex.protocol.Machines;
 import dev.cortex.protocol.Webhook;
-import dev.cortex.protocol.Wire;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
 
 /**
  * The routes of the loopback webhook that MCP tools call (behind the {@code x-cortex-token} guard):
@@ -34,7 +28,6 @@ import tools.jackson.core.JacksonException;
  */
 final class WebhookRoutes {
   private static final Logger log = LoggerFactory.getLogger(WebhookRoutes.class);
-  private static final int MAX_BODY = 64 * 1024 * 1024;
 
   /** Output streamed per command, at most; the result still carries the whole capture. */
   static final int MAX_STREAMED_CHARS = 1 << 20;
@@ -42,70 +35,25 @@ final class WebhookRoutes {
   private final DeviceHub hub;
   private final String version;
   private final Instant started;
+  private final JsonRoutes routes;
 
   WebhookRoutes(DeviceHub hub, String version, Instant started) {
     this.hub = hub;
     this.version = version;
     this.started = started;
+    this.routes = new JsonRoutes(version);
   }
 
-  /** A route handler: the request's body (already checked) to an answer. */
-  @FunctionalInterface
-  private interface Route {
-    void handle(byte[] body, Request request, Response response, Callback callback)
-        throws Exception;
-  }
-
-  private Handler post(Route route) {
-    return new Handler.Abstract() {
-      @Override
-      public boolean handle(Request request, Response response, Callback callback)
-          throws Exception {
-        if (!"POST".equals(request.getMethod())) {
-          JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use POST.");
-          return true;
-        }
-        if (!protocolMatches(request, response, callback)) {
-          return true;
-        }
-        byte[] body = JsonBodies.read(request, MAX_BODY);
-        if (body == null) {
-          JsonBodies.error(
-              response, callback, 413, "INVALID_ARGUMENT", "The request body is too large.");
-          return true;
-        }
-        route.handle(body, request, response, callback);
-        return true;
-      }
-    };
+  private Handler post(JsonRoutes.Route route) {
+    return routes.post(route);
   }
 
   private boolean protocolMatches(Request request, Response response, Callback callback) {
-    String given = request.getHeaders().get(DaemonClient.PROTOCOL_HEADER);
-    if (given == null || given.strip().equals(Integer.toString(DaemonClient.PROTOCOL))) {
-      return true;
-    }
-    JsonBodies.error(
-        response,
-        callback,
-        409,
-        "PROTOCOL_MISMATCH",
-        "The agent server (cortex "
-            + version
-            + ") speaks webhook protocol "
-            + DaemonClient.PROTOCOL
-            + "; the caller speaks '"
-            + given.strip()
-            + "'.");
-    return false;
+    return routes.protocolMatches(request, response, callback);
   }
 
   private static <T> T bind(byte[] body, Class<T> type) {
-    try {
-      return Wire.mapper().readValue(body, type);
-    } catch (JacksonException | NullPointerException e) {
-      return null;
-    }
+    return JsonRoutes.bind(body, type);
   }
 
   /** {@code POST /webhook/remote-command}: streams output events, then the result. */
@@ -131,11 +79,8 @@ final class WebhookRoutes {
                       command.timeoutMillis(), DaemonClient.INFRASTRUCTURE_DEADLINE.toMillis()));
           request.addFailureListener(
               failure -> hub.cancel(command.commandId(), "the caller went away"));
-          response.setStatus(200);
-          response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson; charset=utf-8");
-          response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-          try (OutputStream out = Content.Sink.asOutputStream(response)) {
-            Lines lines = new Lines(out);
+          try (JsonRoutes.Lines lines = JsonRoutes.stream(response)) {
+            Streamed streamed = new Streamed(lines);
             HubMessage.Result result =
                 hub.run(
                     command.commandId(),
@@ -143,16 +88,17 @@ final class WebhookRoutes {
                     command.action(),
                     command.params(),
                     timeout,
-                    lines::output);
+                    streamed::output);
             if (result.ok()) {
               lines.write(Map.of("result", result.result() == null ? Map.of() : result.result()));
             } else {
               lines.write(Map.of("error", result.error()));
             }
+            if (lines.failed()) {
+              log.debug("the caller of {} went away", command.commandId());
+            }
             callback.succeeded();
           } catch (IOException e) {
-            log.debug("the caller of {} went away", command.commandId());
-            hub.cancel(command.commandId(), "the caller went away");
             callback.failed(e);
           }
         });
@@ -245,31 +191,21 @@ final class WebhookRoutes {
     };
   }
 
-  /** The NDJSON lines of one streamed answer. */
-  private static final class Lines {
-    private final OutputStream out;
+  /** A command's output as event lines, up to {@link #MAX_STREAMED_CHARS}. */
+  private static final class Streamed {
+    private final JsonRoutes.Lines lines;
     private int streamed;
-    private boolean failed;
 
-    Lines(OutputStream out) {
-      this.out = out;
+    Streamed(JsonRoutes.Lines lines) {
+      this.lines = lines;
     }
 
     synchronized void output(String stream, String data) {
-      if (failed || data == null || streamed >= MAX_STREAMED_CHARS) {
+      if (data == null || streamed >= MAX_STREAMED_CHARS) {
         return;
       }
       streamed += data.length();
-      try {
-        write(Webhook.OutputEvent.of(stream, data));
-      } catch (IOException e) {
-        failed = true;
-      }
-    }
-
-    synchronized void write(Object line) throws IOException {
-      out.write((Wire.mapper().writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
-      out.flush();
+      lines.write(Webhook.OutputEvent.of(stream, data));
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param agentsHome the device's {@code $CORTEX_HOME/AGENTS.md}
  * @param captureBytes output kept of one foreground command (head and tail)
  * @param grepEngine {@code auto}, {@code ripgrep} or {@code java}
+ * @param home the device's Cortex home; signals dropped in its {@code spool/} go to the server
  */
 public record ClientOptions(
     URI hub,
@@ -33,7 +34,8 @@ public record ClientOptions(
     String version,
     int captureBytes,
     String grepEngine,
-    Clock clock) {
+    Clock clock,
+    Path home) {
   public ClientOptions {
     Objects.requireNonNull(hub, "hub");
     Objects.requireNonNull(name, "name");
@@ -43,6 +45,12 @@ public record ClientOptions(
     environment = Map.copyOf(environment);
     Objects.requireNonNull(version, "version");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(home, "home");
+  }
+
+  /** The spool of signals on this device. */
+  Path spoolDir() {
+    return home.resolve(dev.cortex.protocol.Spool.DIR);
   }
 
   /** The WebSocket endpoint. */

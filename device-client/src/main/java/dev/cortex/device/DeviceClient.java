@@ -46,6 +46,7 @@ public final class DeviceClient implements AutoCloseable {
   private final boolean windows;
   private final CountDownLatch stop = new CountDownLatch(1);
   private final ScheduledExecutorService ticker;
+  private final DeviceSpool spool;
   private volatile HubConnection current;
   private volatile String failure;
 
@@ -68,6 +69,7 @@ public final class DeviceClient implements AutoCloseable {
             new GlobAction(options.workingDirectory()),
             grep,
             jobs);
+    this.spool = new DeviceSpool(options.spoolDir(), options.clock());
     this.ticker =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -111,7 +113,7 @@ public final class DeviceClient implements AutoCloseable {
       hostname = null;
     }
     List<String> capabilities =
-        new ArrayList<>(List.of("bash", "read", "write", "edit", "glob", "grep", "job"));
+        new ArrayList<>(List.of("bash", "read", "write", "edit", "glob", "grep", "job", "signal"));
     capabilities.add("grep:" + grep.engine());
     if (Processes.groupsSupported()) {
       capabilities.add("process-groups");
@@ -123,7 +125,9 @@ public final class DeviceClient implements AutoCloseable {
         System.getProperty("os.arch", "unknown"),
         hostname,
         options.version(),
-        capabilities);
+        capabilities,
+        options.home().toAbsolutePath().toString(),
+        options.environment().get("CORTEX_LAUNCHER"));
   }
 
   private String platform() {
@@ -160,10 +164,11 @@ public final class DeviceClient implements AutoCloseable {
       return 1;
     }
     ticker.scheduleWithFixedDelay(this::tick, 5, 5, TimeUnit.SECONDS);
+    ticker.scheduleWithFixedDelay(this::flushSpool, 1, 1, TimeUnit.SECONDS);
     Duration backoff = FIRST_BACKOFF;
     try {
       while (stop.getCount() > 0) {
-        HubConnection connection = new HubConnection(hello(), runner, options.clock());
+        HubConnection connection = new HubConnection(hello(), runner, spool, options.clock());
         HubConnection.Ending ending = connect(client, connection, credential);
         current = null;
         if (stop.getCount() == 0) {
@@ -311,6 +316,18 @@ public final class DeviceClient implements AutoCloseable {
       return;
     }
     connection.heartbeat();
+  }
+
+  private void flushSpool() {
+    HubConnection connection = current;
+    if (connection == null) {
+      return;
+    }
+    try {
+      connection.flushSpool();
+    } catch (RuntimeException e) {
+      log.warn("sending the spool's signals failed", e);
+    }
   }
 
   /** Stops serving: the connection closes, running commands are stopped. */

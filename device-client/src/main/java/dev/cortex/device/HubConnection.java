@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The device's side of one WebSocket to the hub: says hello, answers heartbeats, hands commands to
- * the runner, and reports how the connection ended.
+ * the runner, sends the spool's signals, and reports how the connection ended.
  */
 public final class HubConnection implements Session.Listener.AutoDemanding {
   private static final Logger log = LoggerFactory.getLogger(HubConnection.class);
@@ -23,15 +23,17 @@ public final class HubConnection implements Session.Listener.AutoDemanding {
 
   private final HubMessage.Hello hello;
   private final CommandRunner runner;
+  private final DeviceSpool spool;
   private final Clock clock;
   private final CompletableFuture<Ending> ended = new CompletableFuture<>();
   private volatile Session session;
   private volatile boolean welcomed;
   private volatile Instant lastHeard;
 
-  HubConnection(HubMessage.Hello hello, CommandRunner runner, Clock clock) {
+  HubConnection(HubMessage.Hello hello, CommandRunner runner, DeviceSpool spool, Clock clock) {
     this.hello = hello;
     this.runner = runner;
+    this.spool = spool;
     this.clock = clock;
     this.lastHeard = clock.instant();
   }
@@ -68,10 +70,13 @@ public final class HubConnection implements Session.Listener.AutoDemanding {
     if (message instanceof HubMessage.Welcome welcome) {
       welcomed = true;
       log.info("connected to the hub as {} (server {})", hello.device(), welcome.serverVersion());
+      spool.welcomed(this::send);
     } else if (message instanceof HubMessage.Command command) {
       runner.submit(command, this::send);
     } else if (message instanceof HubMessage.Cancel cancel) {
       runner.cancel(cancel.id());
+    } else if (message instanceof HubMessage.SignalAck ack) {
+      spool.answered(ack);
     }
   }
 
@@ -82,6 +87,13 @@ public final class HubConnection implements Session.Listener.AutoDemanding {
       live.sendText(
           Wire.write(message),
           Callback.from(() -> {}, failure -> log.debug("send failed: {}", failure.toString())));
+    }
+  }
+
+  /** Sends the spool's waiting signals, once welcomed. */
+  void flushSpool() {
+    if (welcomed) {
+      spool.flush(this::send);
     }
   }
 

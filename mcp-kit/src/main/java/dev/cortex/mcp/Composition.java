@@ -46,11 +46,28 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
    */
   public static Composition select(
       GroupRegistry registry, String bundlesFlag, String bundlesEnv, String allowlistEnv) {
+    return select(registry, bundlesFlag, bundlesEnv, allowlistEnv, null);
+  }
+
+  /**
+   * Selects groups and tools, with {@code defaultBundles} (the value of {@code --default-bundles})
+   * in place of the registry's default: what a configuration file asks for unless the process that
+   * starts the server chose otherwise in {@code CORTEX_MCP_BUNDLES}, as the agent server does for
+   * each session.
+   */
+  public static Composition select(
+      GroupRegistry registry,
+      String bundlesFlag,
+      String bundlesEnv,
+      String allowlistEnv,
+      String defaultBundles) {
     List<String> names;
     if (bundlesFlag != null) {
       names = parseList(bundlesFlag, "--bundles");
     } else if (bundlesEnv != null && !bundlesEnv.isBlank()) {
       names = parseList(bundlesEnv, "CORTEX_MCP_BUNDLES");
+    } else if (defaultBundles != null) {
+      names = parseList(defaultBundles, "--default-bundles");
     } else {
       names = registry.defaults();
     }

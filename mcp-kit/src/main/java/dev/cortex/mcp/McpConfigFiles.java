@@ -12,7 +12,9 @@ import java.util.Objects;
  * *.json}), in Claude Code's {@code mcpServers} format: the {@code direct} composition every
  * ordinary session loads (core + ext), the empty one for the {@code none} composition, and one file
  * per group whose descriptor names a file. Each entry starts this installation's {@code cortex mcp}
- * with the file's groups.
+ * with the file's groups as {@code --default-bundles}: the agent server's {@code
+ * CORTEX_MCP_BUNDLES} for a session (core and ext plus, say, interaction) then wins over the
+ * file's.
  */
 public final class McpConfigFiles {
   /** The file of the {@code direct} composition. */
@@ -44,7 +46,7 @@ public final class McpConfigFiles {
       if (!groups.isEmpty()) {
         List<String> args = new ArrayList<>(launcher.subList(1, launcher.size()));
         args.add("mcp");
-        args.add("--bundles");
+        args.add("--default-bundles");
         args.add(String.join(",", groups));
         Map<String, Object> server = new LinkedHashMap<>();
         server.put("command", launcher.get(0));

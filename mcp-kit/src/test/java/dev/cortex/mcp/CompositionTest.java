@@ -56,6 +56,17 @@ class CompositionTest {
   }
 
   @Test
+  void select_defaultBundles_giveWayToTheEnvironment_butNotToNothing() {
+    Composition fromFile = Composition.select(REGISTRY, null, null, null, "core,ext");
+    Composition forSession = Composition.select(REGISTRY, null, "core,ext,web", null, "core,ext");
+    Composition flag = Composition.select(REGISTRY, "web", "core", null, "core,ext");
+
+    assertThat(fromFile.groupNames()).containsExactly("core", "ext");
+    assertThat(forSession.groupNames()).containsExactly("core", "ext", "web");
+    assertThat(flag.groupNames()).containsExactly("web");
+  }
+
+  @Test
   void select_environmentJsonArrayWithSeedNames() {
     Composition c = Composition.select(REGISTRY, null, "[\"cortex-core\",\"cortex-ext\"]", null);
 

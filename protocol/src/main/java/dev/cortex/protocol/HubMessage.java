@@ -18,6 +18,8 @@ public sealed interface HubMessage {
    *
    * @param platform {@code linux}, {@code macos}, {@code windows} or another {@code os.name}
    * @param capabilities the actions the device can run, e.g. {@code bash}, {@code grep:ripgrep}
+   * @param home the device's Cortex home (where its spool is), or null
+   * @param launcher the {@code cortex} command on the device, or null
    */
   record Hello(
       int protocol,
@@ -26,10 +28,23 @@ public sealed interface HubMessage {
       String arch,
       String hostname,
       String version,
-      List<String> capabilities)
+      List<String> capabilities,
+      String home,
+      String launcher)
       implements HubMessage {
     public Hello {
       capabilities = capabilities == null ? List.of() : List.copyOf(capabilities);
+    }
+
+    public Hello(
+        int protocol,
+        String device,
+        String platform,
+        String arch,
+        String hostname,
+        String version,
+        List<String> capabilities) {
+      this(protocol, device, platform, arch, hostname, version, capabilities, null, null);
     }
 
     @Override
@@ -104,6 +119,33 @@ public sealed interface HubMessage {
     @Override
     public String type() {
       return "cancel";
+    }
+  }
+
+  /**
+   * A signal from the device's spool; the hub answers with a {@link SignalAck} of the same file.
+   *
+   * @param file the spool file's name on the device
+   */
+  record SignalFile(String file, Signals.Signal signal) implements HubMessage {
+    public SignalFile {
+      Objects.requireNonNull(file, "file");
+    }
+
+    @Override
+    public String type() {
+      return "signal";
+    }
+  }
+
+  /**
+   * The server's answer to a spooled signal: taken ({@code outcome}), so the device deletes the
+   * file, or refused ({@code error}), so it moves the file aside with the reason.
+   */
+  record SignalAck(String file, Signals.Outcome outcome, ErrorBody error) implements HubMessage {
+    @Override
+    public String type() {
+      return "signal_ack";
     }
   }
 }

@@ -63,6 +63,8 @@ public final class Wire {
           case "output" -> HubMessage.Output.class;
           case "result" -> HubMessage.Result.class;
           case "cancel" -> HubMessage.Cancel.class;
+          case "signal" -> HubMessage.SignalFile.class;
+          case "signal_ack" -> HubMessage.SignalAck.class;
           default ->
               throw new IllegalArgumentException(
                   "unknown message type '" + node.path("type").asString("") + "'");

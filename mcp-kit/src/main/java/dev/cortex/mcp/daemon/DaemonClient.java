@@ -100,6 +100,14 @@ public final class DaemonClient {
     return new DaemonClient(port(env, home), token(env, home));
   }
 
+  /**
+   * The webhook's port as the environment says: {@code WEBHOOK_PORT}, else the running server's
+   * {@code data/server.json}, else 3001.
+   */
+  public static int webhookPort(Map<String, String> env, CortexHome home) {
+    return port(env, home);
+  }
+
   private static int port(Map<String, String> env, CortexHome home) {
     String value = env.get("WEBHOOK_PORT");
     if (value != null && !value.isBlank()) {

@@ -156,6 +156,56 @@ public final class TableValues {
     };
   }
 
+  /** A decimal number from {@code min} to {@code max}, or null when the key is not set. */
+  public Double decimal(String key, double min, double max) {
+    Value value = values.get(key);
+    if (value == null) {
+      return null;
+    }
+    double number;
+    if (value.text() != null) {
+      try {
+        number = Double.parseDouble(value.text().strip());
+      } catch (NumberFormatException e) {
+        throw problem(key, "expected a number from " + min + " to " + max);
+      }
+    } else if (value.node().isNumber()) {
+      number = value.node().asDouble();
+    } else {
+      throw problem(key, "expected a number from " + min + " to " + max);
+    }
+    if (!(number >= min && number <= max)) {
+      throw problem(key, number + " is out of range: use " + min + " to " + max);
+    }
+    return number;
+  }
+
+  /**
+   * A nested table of the file (e.g. {@code [budgets.projects.api]}) as its entries; empty when not
+   * set. Only the file can set one.
+   */
+  public Map<String, JsonNode> table(String key) {
+    Value value = values.get(key);
+    if (value == null) {
+      return Map.of();
+    }
+    if (value.node() == null || !value.node().isObject()) {
+      throw problem(key, "expected a table");
+    }
+    Map<String, JsonNode> entries = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> entry : value.node().properties()) {
+      entries.put(entry.getKey(), entry.getValue());
+    }
+    return entries;
+  }
+
+  /** The source of {@code key} with a sub-key, for messages: {@code FILE: [t] key.sub}. */
+  public StartupException problem(String key, String sub, String message) {
+    Value value = values.get(key);
+    String source = value == null ? "[" + table + "] " + key : value.source();
+    return new StartupException(source + "." + sub + ": " + message);
+  }
+
   /** A readable file; relative paths are taken from the configuration directory. */
   public Path readableFile(String key) {
     if (!has(key)) {

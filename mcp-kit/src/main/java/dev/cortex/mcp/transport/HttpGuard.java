@@ -2,6 +2,7 @@ package dev.cortex.mcp.transport;
 
 import dev.cortex.mcp.CancelSignals;
 import dev.cortex.mcp.Json;
+import dev.cortex.mcp.http.RequestGuard;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -10,15 +11,12 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -45,12 +43,10 @@ final class HttpGuard implements Filter {
   static final String PROTOCOL_HEADER = "MCP-Protocol-Version";
 
   private final HttpServe.Options options;
-  private final boolean loopback;
   private final Collection<String> tools;
   private final HttpSessions sessions;
   private final Clock clock;
-  private volatile Set<String> hosts = Set.of();
-  private volatile Set<String> origins = Set.of();
+  private volatile RequestGuard access;
   private final HttpCancellation cancellation = new HttpCancellation();
   private final AtomicLong eventIds = new AtomicLong();
   private volatile Instant lastSweep = Instant.EPOCH;
@@ -61,13 +57,8 @@ final class HttpGuard implements Filter {
   private final Map<String, String> callTokens = new java.util.concurrent.ConcurrentHashMap<>();
 
   HttpGuard(
-      HttpServe.Options options,
-      boolean loopback,
-      Collection<String> tools,
-      CancelSignals cancels,
-      Clock clock) {
+      HttpServe.Options options, Collection<String> tools, CancelSignals cancels, Clock clock) {
     this.options = options;
-    this.loopback = loopback;
     this.tools = tools == null ? null : List.copyOf(tools);
     this.cancels = cancels;
     this.clock = clock;
@@ -76,64 +67,22 @@ final class HttpGuard implements Filter {
 
   /** Completes the allowlists once the real port is known. */
   void portBound(int port) {
-    Set<String> names = new HashSet<>();
-    boolean wildcard = isWildcard(options.bind());
-    if (loopback || wildcard) {
-      names.add("127.0.0.1");
-      names.add("localhost");
-      names.add("[::1]");
-    }
-    if (wildcard) {
-      names.addAll(localNames());
-    }
-    String bind = options.bind().toLowerCase(Locale.ROOT);
-    names.add(bind.contains(":") ? "[" + bind + "]" : bind);
-    Set<String> allowedHosts = new HashSet<>();
-    Set<String> allowedOrigins = new HashSet<>();
-    for (String name : names) {
-      allowedHosts.add(name + ":" + port);
-      allowedOrigins.add("http://" + name + ":" + port);
-      allowedOrigins.add("https://" + name + ":" + port);
-    }
+    Set<String> hosts = new HashSet<>(RequestGuard.hostsFor(options.bind(), port));
+    Set<String> origins = new HashSet<>(RequestGuard.originsFor(hosts));
     for (String extra : options.extraHosts()) {
-      allowedHosts.add(extra);
+      hosts.add(extra);
       if (!extra.contains(":") || extra.startsWith("[")) {
-        allowedHosts.add(extra + ":" + port);
+        hosts.add(extra + ":" + port);
       }
     }
-    allowedOrigins.addAll(options.extraOrigins());
-    this.hosts = Set.copyOf(allowedHosts);
-    this.origins = Set.copyOf(allowedOrigins);
-  }
-
-  private static boolean isWildcard(String bind) {
-    try {
-      return java.net.InetAddress.getByName(bind).isAnyLocalAddress();
-    } catch (java.net.UnknownHostException e) {
-      return false;
+    origins.addAll(options.extraOrigins());
+    RequestGuard.Builder guard = RequestGuard.builder().hosts(hosts).origins(origins);
+    if (options.token() != null) {
+      guard.token(
+          RequestGuard.TokenHeader.authorizationBearer(),
+          RequestGuard.TokenCheck.equalTo(options.token()));
     }
-  }
-
-  /**
-   * This machine's addresses and host name: how clients may address a server bound to all of them.
-   */
-  private static Set<String> localNames() {
-    Set<String> names = new HashSet<>();
-    try {
-      for (java.net.NetworkInterface nic :
-          java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
-        for (java.net.InetAddress address : java.util.Collections.list(nic.getInetAddresses())) {
-          String text = address.getHostAddress().toLowerCase(Locale.ROOT);
-          int zone = text.indexOf('%');
-          text = zone >= 0 ? text.substring(0, zone) : text;
-          names.add(address instanceof java.net.Inet6Address ? "[" + text + "]" : text);
-        }
-      }
-      names.add(java.net.InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT));
-    } catch (java.io.IOException e) {
-      // loopback names remain
-    }
-    return names;
+    this.access = guard.build();
   }
 
   @Override
@@ -158,22 +107,12 @@ final class HttpGuard implements Filter {
 
   private void guard(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    String host = lower(request.getHeader("Host"));
-    if (host == null || !(hosts.contains(host) || hosts.contains("*"))) {
-      refuse(
-          response,
-          403,
-          "Host header not allowed: requests must address this server by an allowed name.");
-      return;
-    }
-    String origin = lower(request.getHeader("Origin"));
-    if (origin != null && !(origins.contains(origin) || origins.contains("*"))) {
-      refuse(response, 403, "Origin not allowed: " + origin);
-      return;
-    }
-    if (options.token() != null && !authorized(request.getHeader("Authorization"))) {
-      response.setHeader("WWW-Authenticate", "Bearer");
-      refuse(response, 401, "Missing or wrong bearer token.");
+    RequestGuard.Refusal refusal = access.check(request::getHeader, request.getQueryString());
+    if (refusal != null) {
+      if (refusal.status() == 401) {
+        response.setHeader("WWW-Authenticate", "Bearer");
+      }
+      refuse(response, refusal.status(), refusal.message());
       return;
     }
     String version = request.getHeader(PROTOCOL_HEADER);
@@ -387,18 +326,6 @@ final class HttpGuard implements Filter {
       String session, HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     chain.doFilter(new SessionDelete(request, session), new Discarded(response));
-  }
-
-  private boolean authorized(String header) {
-    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return false;
-    }
-    byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(given, options.token().getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String lower(String value) {
-    return value == null ? null : value.strip().toLowerCase(Locale.ROOT);
   }
 
   private static int firstNonSpace(byte[] body) {

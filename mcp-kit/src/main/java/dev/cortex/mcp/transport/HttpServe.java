@@ -6,8 +6,6 @@ import dev.cortex.mcp.StartupException;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -161,7 +159,7 @@ public final class HttpServe {
       CancelSignals cancels,
       Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
       throws Exception {
-    boolean loopback = isLoopback(options.bind());
+    boolean loopback = dev.cortex.mcp.http.HttpHost.isLoopback(options.bind());
     if (!loopback && options.token() == null) {
       throw new StartupException(
           "Binding MCP to "
@@ -187,7 +185,7 @@ public final class HttpServe {
     connector.setPort(options.port());
     server.addConnector(connector);
 
-    HttpGuard guard = new HttpGuard(options, loopback, tools, cancels, Clock.systemUTC());
+    HttpGuard guard = new HttpGuard(options, tools, cancels, Clock.systemUTC());
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     ServletHolder servlet = new ServletHolder(provider);
@@ -231,14 +229,6 @@ public final class HttpServe {
       server.stop();
     } catch (Exception e) {
       throw new IllegalStateException("stopping the HTTP server failed", e);
-    }
-  }
-
-  static boolean isLoopback(String bind) {
-    try {
-      return InetAddress.getByName(bind).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      throw new StartupException("Cannot resolve bind address '" + bind + "'");
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.cortex.workflows.activity;
 
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.prices.ModelPrices;
 import dev.cortex.workflows.StepKind;
 import dev.cortex.workflows.activity.LlmProvider.Answer;
 import dev.cortex.workflows.activity.LlmProvider.Prompt;
@@ -59,7 +60,7 @@ public final class LlmActivity implements Activity {
           .build();
 
   private final java.util.function.Supplier<HttpClient> http;
-  private final java.util.function.Supplier<LlmPrices> prices;
+  private final java.util.function.Supplier<ModelPrices> prices;
 
   /** The client of every default activity, built on first use so that listing tools stays cheap. */
   private static final class Shared {
@@ -68,15 +69,15 @@ public final class LlmActivity implements Activity {
   }
 
   public LlmActivity() {
-    this(() -> Shared.CLIENT, LlmPrices::shipped);
+    this(() -> Shared.CLIENT, ModelPrices::shipped);
   }
 
   /** Calls models through {@code http}, which must not follow redirects (a key could leak). */
   public LlmActivity(HttpClient http) {
-    this(http, LlmPrices.shipped());
+    this(http, ModelPrices.shipped());
   }
 
-  LlmActivity(HttpClient http, LlmPrices prices) {
+  LlmActivity(HttpClient http, ModelPrices prices) {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(prices, "prices");
     this.http = () -> http;
@@ -84,7 +85,8 @@ public final class LlmActivity implements Activity {
   }
 
   private LlmActivity(
-      java.util.function.Supplier<HttpClient> http, java.util.function.Supplier<LlmPrices> prices) {
+      java.util.function.Supplier<HttpClient> http,
+      java.util.function.Supplier<ModelPrices> prices) {
     this.http = http;
     this.prices = prices;
   }
@@ -160,7 +162,7 @@ public final class LlmActivity implements Activity {
     if (prompt.json()) {
       output.set("json", parseJson(answer.text(), output));
     }
-    LlmPrices prices = this.prices.get();
+    ModelPrices prices = this.prices.get();
     BigDecimal usd =
         prices
             .usd(answer.model(), answer.inputTokens(), answer.outputTokens())

@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.Json;
+import dev.cortex.mcp.prices.ModelPrices;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.StepKind;
@@ -342,7 +343,7 @@ class LlmActivityTest {
 
   @Test
   void prices_matchExactNamesAndDatedSnapshotsOnly() {
-    LlmPrices prices = LlmPrices.shipped();
+    ModelPrices prices = ModelPrices.shipped();
 
     assertThat(prices.price("claude-sonnet-4-5")).isPresent();
     assertThat(prices.price("claude-sonnet-4-5-20250929"))
@@ -359,7 +360,7 @@ class LlmActivityTest {
   @Test
   void prices_everyEntryHasPositivePricesAndTheFileDocumentsTheRule() throws Exception {
     JsonNode table;
-    try (InputStream in = LlmPrices.class.getResourceAsStream(LlmPrices.RESOURCE)) {
+    try (InputStream in = ModelPrices.class.getResourceAsStream(ModelPrices.RESOURCE)) {
       table = Json.mapper().readTree(in);
     }
 

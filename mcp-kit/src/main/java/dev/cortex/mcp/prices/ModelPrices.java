@@ -1,4 +1,4 @@
-package dev.cortex.workflows.activity;
+package dev.cortex.mcp.prices;
 
 import dev.cortex.mcp.Json;
 import java.io.IOException;
@@ -13,36 +13,37 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The price table shipped as {@code llm-prices.json}: US dollars per million input and output
- * tokens by model. A model matches its exact name, or a name plus a snapshot suffix ({@code
- * -20250929}, {@code -2024-08-06}, {@code -latest}); the file's {@code note} says the same.
+ * The price table of language models shipped as {@code llm-prices.json}, shared by the workflows'
+ * llm steps and the agent server's cost records: US dollars per million input and output tokens by
+ * model. A model matches its exact name, or a name plus a snapshot suffix ({@code -20250929},
+ * {@code -2024-08-06}, {@code -latest}); the file's {@code note} says the same.
  */
-final class LlmPrices {
-  static final String RESOURCE = "llm-prices.json";
+public final class ModelPrices {
+  public static final String RESOURCE = "llm-prices.json";
 
   private static final Pattern SNAPSHOT =
       Pattern.compile("(.+)-(?:\\d{8}|\\d{4}-\\d{2}-\\d{2}|latest)");
 
   /** A model's price in US dollars per million tokens. */
-  record Price(BigDecimal input, BigDecimal output) {}
+  public record Price(BigDecimal input, BigDecimal output) {}
 
   private final Map<String, Price> byModel;
 
-  LlmPrices(Map<String, Price> byModel) {
+  public ModelPrices(Map<String, Price> byModel) {
     this.byModel = Map.copyOf(byModel);
   }
 
   /** The table shipped with Cortex. */
-  static LlmPrices shipped() {
+  public static ModelPrices shipped() {
     return Holder.SHIPPED;
   }
 
   private static final class Holder {
-    static final LlmPrices SHIPPED = load();
+    static final ModelPrices SHIPPED = load();
   }
 
-  private static LlmPrices load() {
-    try (InputStream in = LlmPrices.class.getResourceAsStream(RESOURCE)) {
+  private static ModelPrices load() {
+    try (InputStream in = ModelPrices.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException("missing resource " + RESOURCE);
       }
@@ -54,14 +55,14 @@ final class LlmPrices {
             entry.getKey(),
             new Price(price.path("input").decimalValue(), price.path("output").decimalValue()));
       }
-      return new LlmPrices(byModel);
+      return new ModelPrices(byModel);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + RESOURCE, e);
     }
   }
 
   /** The price of {@code model}, by exact name or by its name without a snapshot suffix. */
-  Optional<Price> price(String model) {
+  public Optional<Price> price(String model) {
     if (model == null) {
       return Optional.empty();
     }
@@ -76,7 +77,7 @@ final class LlmPrices {
   }
 
   /** What the tokens cost in US dollars; empty when the model is not in the table. */
-  Optional<BigDecimal> usd(String model, long inputTokens, long outputTokens) {
+  public Optional<BigDecimal> usd(String model, long inputTokens, long outputTokens) {
     return price(model)
         .map(
             p ->

@@ -1,0 +1,74 @@
+package dev.cortex.ext;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.SessionIdentity;
+import dev.cortex.mcp.ToolCall;
+import dev.cortex.mcp.ToolHints;
+import dev.cortex.mcp.ToolSpec;
+
+/** {@code cortex_context}: the execution context of the calling session. */
+final class ContextTool {
+  static final String NAME = "cortex_context";
+
+  private ContextTool() {}
+
+  record Result(
+      @JsonProperty("sessionId") String sessionId,
+      @JsonProperty("project") String project,
+      @JsonProperty("backend") String backend,
+      @JsonProperty("model") String model,
+      @JsonProperty("thinking") String thinking,
+      @JsonProperty("mode") String mode,
+      @JsonProperty("scheduleTaskId") String scheduleTaskId,
+      @JsonProperty("callbackSource") String callbackSource,
+      @JsonProperty("board") Object board) {}
+
+  static ToolSpec spec() {
+    java.util.Map<String, Object> nullableText =
+        Schema.nullable(Schema.string("Absent (null) when the session has none."));
+    return ToolSpec.builder(NAME, ContextTool::handle)
+        .title("This session's context")
+        .description(
+            "Returns the execution context of the session you run in: its sessionId, project,"
+                + " backend, model, thinking and mode; scheduleTaskId and callbackSource for runs a"
+                + " schedule or a callback started; board for web sessions (null otherwise, and in"
+                + " this version). Use it to learn your project before passing it to other tools or"
+                + " commands (e.g. 'cortex schedule --project'). Everything is null in a server"
+                + " that no session started.")
+        .input(Schema.object().build())
+        .output(
+            Schema.object()
+                .required(
+                    "sessionId",
+                    Schema.nullable(Schema.string("The session's id, e.g. ses-3fa2c1d0e4b5a697.")))
+                .required("project", nullableText)
+                .required("backend", Schema.nullable(Schema.string("claude or command.")))
+                .required("model", nullableText)
+                .required("thinking", nullableText)
+                .required("mode", nullableText)
+                .required("scheduleTaskId", nullableText)
+                .required("callbackSource", nullableText)
+                .required(
+                    "board",
+                    Schema.any(
+                        "The board bound to a web session, as the workbench gave it, or null."))
+                .build())
+        .hints(ToolHints.readOnlyLocal())
+        .build();
+  }
+
+  static Result handle(ToolCall call) {
+    SessionIdentity session = call.context().session();
+    return new Result(
+        session.sessionId(),
+        session.project(),
+        session.backend(),
+        session.model(),
+        session.thinking(),
+        session.mode(),
+        session.scheduleTaskId(),
+        session.callbackSource(),
+        null);
+  }
+}

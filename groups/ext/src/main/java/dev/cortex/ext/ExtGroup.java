@@ -1,0 +1,47 @@
+package dev.cortex.ext;
+
+import dev.cortex.mcp.CapabilityGroup;
+import dev.cortex.mcp.CortexHome;
+import dev.cortex.mcp.GroupDescriptor;
+import dev.cortex.mcp.ToolSpec;
+import dev.cortex.sessions.Budgets;
+import dev.cortex.sessions.store.Costs;
+import dev.cortex.sessions.store.Executions;
+import dev.cortex.storage.Database;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The {@code ext} group: costs and budgets, the execution registry, the calling session's context,
+ * and waitpoints. The cost, execution and context tools read the agent server's store directly,
+ * through the same repositories as the server, and never write; the waitpoint tools go through the
+ * server's webhook, which keeps the waitpoints and wakes the session.
+ */
+public final class ExtGroup {
+  public static final String NAME = "ext";
+  public static final String SERVER_KEY = "cortex-core";
+
+  public static final GroupDescriptor DESCRIPTOR =
+      GroupDescriptor.of(NAME, SERVER_KEY, "Costs, executions, context and waitpoints.");
+
+  private ExtGroup() {}
+
+  public static CapabilityGroup create(
+      Supplier<Database> database,
+      Supplier<Budgets> budgets,
+      Clock clock,
+      CortexHome home,
+      Map<String, String> env) {
+    Costs costs = new Costs(database, clock);
+    Executions executions = new Executions(database, clock);
+    List<ToolSpec> tools = new ArrayList<>();
+    tools.add(new CostQuery(costs, budgets, clock).spec());
+    tools.add(new QueryExecutions(executions).spec());
+    tools.add(ContextTool.spec());
+    tools.addAll(new WaitTools(home, env).specs());
+    return DESCRIPTOR.group(tools);
+  }
+}
