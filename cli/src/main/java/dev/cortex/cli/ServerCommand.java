@@ -14,6 +14,7 @@ import dev.cortex.protocol.Machines;
 import dev.cortex.protocol.Webhook;
 import dev.cortex.sessions.Budgets;
 import dev.cortex.sessions.SessionSettings;
+import dev.cortex.sessions.backend.ClaudeBackend;
 import dev.cortex.sessions.backend.CommandBackend;
 import dev.cortex.waitpoints.WaitSettings;
 import java.nio.file.Path;
@@ -100,7 +101,7 @@ final class ServerCommand implements Callable<Integer> {
                 Clock.systemUTC(),
                 services.settings().get(SessionSettings.TABLE),
                 () -> Settings.load(io.home(), io.env()).get(Budgets.TABLE),
-                List.of(new CommandBackend()),
+                List.of(new CommandBackend(), new ClaudeBackend(home)),
                 () -> Settings.load(io.home(), io.env()).get(WaitSettings.TABLE)));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);

@@ -258,6 +258,7 @@ final class SignalCommand implements Callable<Integer> {
         HttpRequest.newBuilder(target)
             .timeout(ANSWER)
             .header("Content-Type", "application/json")
+            .header("User-Agent", Signals.CLI_AGENT + "/" + Version.get())
             .header(DaemonClient.PROTOCOL_HEADER, Integer.toString(DaemonClient.PROTOCOL))
             .POST(
                 HttpRequest.BodyPublishers.ofString(

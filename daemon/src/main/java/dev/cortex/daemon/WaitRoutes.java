@@ -135,7 +135,9 @@ final class WaitRoutes {
             return;
           }
           try {
-            JsonRoutes.result(response, callback, waitpoints.signal(signal, "http"));
+            String agent = request.getHeaders().get("User-Agent");
+            String via = agent != null && agent.startsWith(Signals.CLI_AGENT) ? "cli" : "http";
+            JsonRoutes.result(response, callback, waitpoints.signal(signal, via));
           } catch (WaitException e) {
             if ((e.code().equals(Signals.Codes.UNKNOWN_WAITPOINT)
                     || e.code().equals(Signals.Codes.BAD_SECRET))

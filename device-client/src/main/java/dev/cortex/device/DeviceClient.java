@@ -47,13 +47,14 @@ public final class DeviceClient implements AutoCloseable {
   private final CountDownLatch stop = new CountDownLatch(1);
   private final ScheduledExecutorService ticker;
   private final DeviceSpool spool;
+  private final Jobs jobs;
   private volatile HubConnection current;
   private volatile String failure;
 
   public DeviceClient(ClientOptions options) {
     this.options = Objects.requireNonNull(options, "options");
     this.windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("windows");
-    Jobs jobs =
+    this.jobs =
         new Jobs(
             options.jobsDir(), options.environment(), options.workingDirectory(), options.clock());
     this.grep = new GrepAction(options.workingDirectory(), ripgrep(options), options.environment());
@@ -319,6 +320,11 @@ public final class DeviceClient implements AutoCloseable {
   }
 
   private void flushSpool() {
+    try {
+      jobs.signalEnded(spool.spool());
+    } catch (RuntimeException e) {
+      log.warn("writing the signals of ended jobs failed", e);
+    }
     HubConnection connection = current;
     if (connection == null) {
       return;

@@ -47,6 +47,10 @@ final class DeviceSpool {
     this.clock = clock;
   }
 
+  Spool spool() {
+    return spool;
+  }
+
   /** A new connection was welcomed: everything waiting is sent again. */
   void welcomed(Consumer<HubMessage> send) {
     sent.clear();

@@ -5,6 +5,8 @@ import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
 import dev.cortex.protocol.Actions;
 import dev.cortex.protocol.ErrorBody.Codes;
+import dev.cortex.protocol.Signals;
+import dev.cortex.protocol.Spool;
 import dev.cortex.protocol.Wire;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -38,6 +40,14 @@ final class Jobs {
   private static final String WRAPPER =
       "bash -lc \"$1\"; code=$?; printf '%s\\n' \"$code\" > \"$2.tmp\" && mv -f \"$2.tmp\" \"$2\"";
 
+  /** The waitpoint a job signals when it ends, and the mark that it has. */
+  static final String SIGNAL_FILE = "signal.json";
+
+  static final String SIGNALLED = "signalled";
+
+  /** Output a job's signal carries, from its end. */
+  static final int SIGNAL_TAIL_CHARS = 2_000;
+
   private static final DateTimeFormatter ID_TIME =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
@@ -62,7 +72,8 @@ final class Jobs {
       String startedAt,
       String leaderStart) {}
 
-  Actions.JobInfo start(String command, String description) throws ActionException {
+  Actions.JobInfo start(String command, String description, Actions.JobSignal signal)
+      throws ActionException {
     String id =
         ID_TIME.format(clock.instant()) + "-" + UUID.randomUUID().toString().substring(0, 6);
     Path folder = CortexHome.ensureDirectory(dir.resolve(id));
@@ -95,6 +106,11 @@ final class Jobs {
             detached.pid(),
             clock.instant().toString(),
             detached.startedAt().toString());
+    if (signal != null) {
+      // Owner-only, like every file writeAtomically makes: it holds the waitpoint's secret.
+      CortexHome.writeAtomically(
+          folder.resolve(SIGNAL_FILE), Wire.mapper().writeValueAsString(signal));
+    }
     CortexHome.writeAtomically(
         folder.resolve("job.json"), Wire.mapper().writeValueAsString(started));
     prune();
@@ -187,6 +203,7 @@ final class Jobs {
     } catch (IOException e) {
       logBytes = 0;
     }
+    Actions.JobSignal signal = signal(folder);
     return new Actions.JobInfo(
         started.id(),
         started.command(),
@@ -197,7 +214,88 @@ final class Jobs {
         started.startedAt(),
         ended,
         log.toString(),
-        logBytes);
+        logBytes,
+        signal == null ? null : signal.waitpoint());
+  }
+
+  private static Actions.JobSignal signal(Path folder) {
+    Path file = folder.resolve(SIGNAL_FILE);
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try {
+      return Wire.mapper().readValue(Files.readString(file), Actions.JobSignal.class);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Writes the signal of every job that ended with a waitpoint armed and has not signalled yet into
+   * {@code spool}; each signal's id is the job's, so a job signals once even if this runs twice.
+   *
+   * @return how many signals were written
+   */
+  int signalEnded(Spool spool) {
+    int written = 0;
+    for (Path folder : folders()) {
+      Actions.JobSignal signal = signal(folder);
+      if (signal == null || Files.exists(folder.resolve(SIGNALLED))) {
+        continue;
+      }
+      Actions.JobInfo job;
+      try {
+        job = info(folder);
+      } catch (ActionException e) {
+        continue;
+      }
+      if (job.state().equals("running")) {
+        continue;
+      }
+      boolean ok = job.state().equals("exited") && Integer.valueOf(0).equals(job.exitCode());
+      String message =
+          switch (job.state()) {
+            case "exited" -> "job " + job.id() + " exited with code " + job.exitCode();
+            case "killed" -> "job " + job.id() + " was killed";
+            default ->
+                "job " + job.id() + " ended without an exit code (the device may have restarted)";
+          };
+      java.util.Map<String, Object> data = new java.util.LinkedHashMap<>();
+      data.put("job_id", job.id());
+      data.put("state", job.state());
+      data.put("exit_code", job.exitCode());
+      data.put("command", clip(job.command(), 500));
+      data.put("output_tail", tail(folder.resolve("output.log")));
+      spool.write(
+          new Signals.Signal(
+              signal.waitpoint(),
+              signal.secret(),
+              ok ? "ok" : "fail",
+              message,
+              null,
+              Wire.tree(data),
+              "job-" + job.id()));
+      CortexHome.writeAtomically(folder.resolve(SIGNALLED), clock.instant() + "\n");
+      written++;
+    }
+    return written;
+  }
+
+  private static String tail(Path log) {
+    try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
+      long length = file.length();
+      long from = Math.max(0, length - SIGNAL_TAIL_CHARS);
+      byte[] bytes = new byte[(int) (length - from)];
+      file.seek(from);
+      file.readFully(bytes);
+      return new String(bytes, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static String clip(String text, int max) {
+    return text == null || text.length() <= max ? text : text.substring(0, max) + "…";
   }
 
   private static boolean alive(Started started) {

@@ -47,12 +47,15 @@ final class ShellAction {
     if (params.command() == null || params.command().isBlank()) {
       throw ActionException.invalid("command is required.");
     }
+    if (params.signal() != null && !params.background()) {
+      throw ActionException.invalid("Only a background job can signal a waitpoint when it ends.");
+    }
     if (params.background()) {
       if (windows) {
         throw new ActionException(
             Codes.UNSUPPORTED, "Background jobs are not supported on Windows devices yet.");
       }
-      Actions.JobInfo job = jobs.start(params.command(), params.description());
+      Actions.JobInfo job = jobs.start(params.command(), params.description(), params.signal());
       return new Actions.BashResult(
           0,
           "",
@@ -65,7 +68,12 @@ final class ShellAction {
               + job.id()
               + " (pid "
               + job.pid()
-              + "). Ask for its status or output with remote_job.",
+              + ")."
+              + (params.signal() == null
+                  ? " Ask for its status or output with remote_job."
+                  : " When it ends, waitpoint "
+                      + params.signal().waitpoint()
+                      + " fires with its exit code and the end of its output."),
           job);
     }
     int timeout =

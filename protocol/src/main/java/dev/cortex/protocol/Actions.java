@@ -42,8 +42,25 @@ public final class Actions {
    *
    * @param timeoutSeconds 1–600 (foreground only)
    * @param background start it as a job and return at once
+   * @param signal a waitpoint the job signals when it ends (background only), or null
    */
-  public record Bash(String command, int timeoutSeconds, String description, boolean background) {}
+  public record Bash(
+      String command,
+      int timeoutSeconds,
+      String description,
+      boolean background,
+      JobSignal signal) {
+    public Bash(String command, int timeoutSeconds, String description, boolean background) {
+      this(command, timeoutSeconds, description, background, null);
+    }
+  }
+
+  /**
+   * The waitpoint a background job signals when it ends: ok for exit code 0, fail otherwise, with
+   * the exit code and the end of its output. The device writes the signal to its spool, so it
+   * reaches the server even when the job ends while the device is offline.
+   */
+  public record JobSignal(String waitpoint, String secret) {}
 
   /**
    * The end of a foreground command, or the start of a background job.
@@ -170,6 +187,7 @@ public final class Actions {
    *
    * @param state {@code running}, {@code exited} or {@code killed}
    * @param exitCode once it ended
+   * @param waitpoint the waitpoint it signals when it ends, or null
    */
   public record JobInfo(
       String id,
@@ -181,7 +199,8 @@ public final class Actions {
       String startedAt,
       String endedAt,
       String logPath,
-      long logBytes) {}
+      long logBytes,
+      String waitpoint) {}
 
   /** An AGENTS.md (or AGENTS.local.md) of a file's ancestor chain. */
   public record AgentsFile(String path, String content, String sha256, boolean cut) {}

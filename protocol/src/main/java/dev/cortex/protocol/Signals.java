@@ -17,6 +17,9 @@ public final class Signals {
   /** The route that takes signals, authorised by the waitpoint's secret alone. */
   public static final String ROUTE = "/webhook/signal";
 
+  /** The User-Agent of {@code cortex signal}, so that the server can say a signal came by it. */
+  public static final String CLI_AGENT = "cortex-signal";
+
   /** A waitpoint's id: {@code wp-} and 12 hex digits. */
   public static final Pattern WAITPOINT_ID = Pattern.compile("wp-[0-9a-f]{12}");
 

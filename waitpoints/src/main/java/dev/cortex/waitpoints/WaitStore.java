@@ -180,7 +180,7 @@ final class WaitStore {
   static int reporters(Connection c, String waitpointId, int round) throws SQLException {
     return Sql.one(
         c,
-        "SELECT COUNT(DISTINCT COALESCE(member, '\u0000' || signal_id)) FROM wait_signals"
+        "SELECT COUNT(DISTINCT COALESCE(member, '~' || signal_id)) FROM wait_signals"
             + " WHERE waitpoint_id = ? AND round = ? AND status != 'progress'",
         rs -> rs.getInt(1),
         waitpointId,

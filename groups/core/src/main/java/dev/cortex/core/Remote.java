@@ -11,6 +11,7 @@ import dev.cortex.mcp.daemon.DaemonClient;
 import dev.cortex.protocol.Action;
 import dev.cortex.protocol.Actions;
 import dev.cortex.protocol.Machines;
+import dev.cortex.protocol.Waits;
 import dev.cortex.protocol.Webhook;
 import dev.cortex.protocol.Wire;
 import java.time.Duration;
@@ -80,6 +81,56 @@ final class Remote {
           "The device's answer could not be read; is its cortex client the same version?");
     } finally {
       stop.close();
+    }
+  }
+
+  /**
+   * Creates a waitpoint for the calling session (the session is filled in here).
+   *
+   * @throws ToolException when the call comes from no session
+   */
+  Waits.Created createWaitpoint(ToolCall call, Waits.Create request) {
+    String session = call.context().session().sessionId();
+    if (session == null) {
+      throw new ToolException(
+          ErrorCodes.INVALID_ARGUMENT,
+          "wake_when_done wakes the session that asked, and this MCP server runs outside one"
+              + " (CORTEX_SESSION_ID is not set).");
+    }
+    Waits.Create mine =
+        new Waits.Create(
+            session,
+            request.label(),
+            request.intent(),
+            request.members(),
+            request.quorum(),
+            request.failFast(),
+            request.maxSignals(),
+            request.expiresInHours(),
+            request.device());
+    JsonNode created =
+        DaemonClient.fromEnvironment(env, home)
+            .post(
+                Waits.CREATE,
+                mine,
+                Duration.ofSeconds(30),
+                call.context().cancellation(),
+                event -> {});
+    return Wire.mapper().treeToValue(created, Waits.Created.class);
+  }
+
+  /** Cancels a waitpoint of the calling session, quietly: the job it was for did not start. */
+  void cancelWaitpoint(ToolCall call, String id) {
+    try {
+      DaemonClient.fromEnvironment(env, home)
+          .post(
+              Waits.CANCEL,
+              new Waits.Cancel(call.context().session().sessionId(), id),
+              Duration.ofSeconds(10),
+              Cancellation.NONE,
+              event -> {});
+    } catch (RuntimeException e) {
+      // it expires on its own
     }
   }
 

@@ -1,12 +1,15 @@
 package dev.cortex.core;
 
+import dev.cortex.mcp.ErrorCodes;
 import dev.cortex.mcp.Schema;
 import dev.cortex.mcp.Spill;
 import dev.cortex.mcp.ToolCall;
+import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.ToolHints;
 import dev.cortex.mcp.ToolSpec;
 import dev.cortex.protocol.Action;
 import dev.cortex.protocol.Actions;
+import dev.cortex.protocol.Waits;
 import java.time.Duration;
 
 /** {@code remote_bash}: a shell command on a remote device. */
@@ -28,7 +31,9 @@ final class RemoteBash {
       String command,
       Integer timeout,
       String description,
-      Boolean runInBackground) {}
+      Boolean runInBackground,
+      Boolean wakeWhenDone,
+      String wakeIntent) {}
 
   record Result(
       String device,
@@ -83,6 +88,20 @@ final class RemoteBash {
                     Schema.bool(
                         "Start the command as a background job that keeps running (and keeps its"
                             + " output and exit code on the device); returns the job at once."))
+                .optional(
+                    "wake_when_done",
+                    Schema.bool(
+                        "With run_in_background, from a session: arm a waitpoint that fires when"
+                            + " the job ends (ok for exit code 0, else fail, with the end of its"
+                            + " output), so that you can end your turn and be woken instead of"
+                            + " polling. The job carries the waitpoint's id."))
+                .optional(
+                    "wake_intent",
+                    Schema.string(
+                        "With wake_when_done: what you mean to do when the job ends; the wake"
+                            + " message gives it back to you.",
+                        1,
+                        Waits.MAX_INTENT))
                 .build())
         .output(
             Schema.object()
@@ -110,18 +129,62 @@ final class RemoteBash {
         .build();
   }
 
+  /** The waitpoint a background job will signal when it ends. */
+  private Waits.Created arm(ToolCall call, Arguments args) {
+    String label =
+        args.description() != null
+            ? args.description()
+            : "job: "
+                + (args.command().length() > 80
+                    ? args.command().substring(0, 80) + "…"
+                    : args.command());
+    label = label.replaceAll("\\p{Cntrl}", " ").strip();
+    String intent =
+        args.wakeIntent() != null
+            ? args.wakeIntent()
+            : "See how the background job on " + args.device() + " ended and go on from there.";
+    return remote.createWaitpoint(
+        call, new Waits.Create(null, label, intent, null, null, null, null, null, args.device()));
+  }
+
   private Result handle(ToolCall call) {
     Arguments args = call.arguments(Arguments.class);
     int timeout = args.timeout() == null ? Actions.DEFAULT_TIMEOUT_SECONDS : args.timeout();
     boolean background = Boolean.TRUE.equals(args.runInBackground());
-    Actions.BashResult result =
-        remote.run(
-            call,
-            args.device(),
-            Action.BASH,
-            new Actions.Bash(args.command(), timeout, args.description(), background),
-            background ? Duration.ofSeconds(30) : Duration.ofSeconds(timeout).plus(ANSWER),
-            Actions.BashResult.class);
+    boolean wake = Boolean.TRUE.equals(args.wakeWhenDone());
+    if (!wake && args.wakeIntent() != null) {
+      throw new ToolException(ErrorCodes.INVALID_ARGUMENT, "wake_intent goes with wake_when_done.");
+    }
+    if (wake && !background) {
+      throw new ToolException(
+          ErrorCodes.INVALID_ARGUMENT,
+          "wake_when_done needs run_in_background: only a background job can wake you when it"
+              + " ends.");
+    }
+    Waits.Created waitpoint = wake ? arm(call, args) : null;
+    Actions.BashResult result;
+    try {
+      result =
+          remote.run(
+              call,
+              args.device(),
+              Action.BASH,
+              new Actions.Bash(
+                  args.command(),
+                  timeout,
+                  args.description(),
+                  background,
+                  waitpoint == null
+                      ? null
+                      : new Actions.JobSignal(waitpoint.waitpoint().id(), waitpoint.secret())),
+              background ? Duration.ofSeconds(30) : Duration.ofSeconds(timeout).plus(ANSWER),
+              Actions.BashResult.class);
+    } catch (RuntimeException e) {
+      if (waitpoint != null) {
+        remote.cancelWaitpoint(call, waitpoint.waitpoint().id());
+      }
+      throw e;
+    }
     return new Result(
         args.device(),
         result.exitCode(),

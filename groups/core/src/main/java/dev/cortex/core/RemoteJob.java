@@ -49,6 +49,12 @@ final class RemoteJob {
         .required("ended_at", Schema.nullable(Schema.string("When it ended (ISO 8601).")))
         .required("log_path", Schema.string("Its combined output on the device."))
         .required("log_bytes", Schema.integer("How large that output is now."))
+        .required(
+            "waitpoint",
+            Schema.nullable(
+                Schema.string(
+                    "The waitpoint it signals when it ends (remote_bash wake_when_done), or"
+                        + " null.")))
         .build();
   }
 

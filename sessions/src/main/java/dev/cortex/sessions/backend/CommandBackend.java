@@ -3,14 +3,10 @@ package dev.cortex.sessions.backend;
 import dev.cortex.process.Capture;
 import dev.cortex.process.ProcessResult;
 import dev.cortex.process.ProcessSpec;
-import dev.cortex.process.Processes;
-import dev.cortex.process.RunningProcess;
-import dev.cortex.process.StandardStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,22 +34,19 @@ public final class CommandBackend implements Backend {
     if (request.program() == null || request.program().isEmpty()) {
       throw new BackendException("The session has no program for the command backend.");
     }
-    AtomicReference<ProcessTurn> turn = new AtomicReference<>();
-    Lines lines = new Lines(line -> turn.get().event(parse(line, turn.get())));
-    RunningProcess process;
+    ProcessTurn running;
     try {
-      process =
-          Processes.start(
+      running =
+          ProcessTurn.start(
               ProcessSpec.builder(request.program(), request.environment())
                   .directory(request.workingDirectory())
                   .stdinOpen()
                   .capture(0, STDERR_BYTES)
                   .build(),
-              (stream, bytes, offset, length) -> {
-                if (stream == StandardStream.STDOUT) {
-                  lines.accept(bytes, offset, length);
-                }
-              });
+              events,
+              CommandBackend::injectLine,
+              (line, turn) -> turn.event(parse(line, turn)),
+              CommandBackend::tail);
     } catch (IOException e) {
       throw new BackendException(
           "The backend program "
@@ -61,9 +54,6 @@ public final class CommandBackend implements Backend {
               + " could not be started: "
               + e.getMessage());
     }
-    ProcessTurn running = new ProcessTurn(process, events, CommandBackend::injectLine);
-    turn.set(running);
-    running.watch(lines::finish, CommandBackend::tail);
     Map<String, Object> first = new LinkedHashMap<>();
     first.put("type", "turn");
     first.put("session_id", request.sessionId());

@@ -1,7 +1,10 @@
 package dev.cortex.sessions.backend;
 
 import dev.cortex.process.ProcessResult;
+import dev.cortex.process.ProcessSpec;
+import dev.cortex.process.Processes;
 import dev.cortex.process.RunningProcess;
+import dev.cortex.process.StandardStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,8 +34,48 @@ final class ProcessTurn implements RunningTurn {
   private final CompletableFuture<BackendEvent.End> ended = new CompletableFuture<>();
   private final AtomicBoolean stopped = new AtomicBoolean();
 
+  /** Held while an event is delivered, so that events arrive in order and the end comes last. */
+  private final Object delivery = new Object();
+
+  private boolean finished; // guarded by delivery
+  private boolean inputClosed; // guarded by this
+
   /**
-   * @param injectLine turns an injected message into the line the program reads
+   * Starts {@code spec} (which must keep standard input open) as a turn: each line of its standard
+   * output goes to {@code parse} with the turn, also the lines it prints before this returns; its
+   * exit ends the turn if {@code parse} did not, with {@code stderrTail} of its result in the
+   * message.
+   *
+   * @param injectLine turns an injected message into the line the program reads, or null when the
+   *     turn can no longer take it
+   * @throws IOException when the program cannot be started
+   */
+  static ProcessTurn start(
+      ProcessSpec spec,
+      Backend.TurnEvents events,
+      Function<String, String> injectLine,
+      BiConsumer<Lines.Line, ProcessTurn> parse,
+      Function<ProcessResult, String> stderrTail)
+      throws IOException {
+    CompletableFuture<ProcessTurn> started = new CompletableFuture<>();
+    Lines lines = new Lines(line -> parse.accept(line, started.join()));
+    RunningProcess process =
+        Processes.start(
+            spec,
+            (stream, bytes, offset, length) -> {
+              if (stream == StandardStream.STDOUT) {
+                lines.accept(bytes, offset, length);
+              }
+            });
+    ProcessTurn turn = new ProcessTurn(process, events, injectLine);
+    started.complete(turn);
+    turn.watch(lines::finish, stderrTail);
+    return turn;
+  }
+
+  /**
+   * @param injectLine turns an injected message into the line the program reads, or null when the
+   *     turn can no longer take it
    */
   ProcessTurn(
       RunningProcess process, Backend.TurnEvents events, Function<String, String> injectLine) {
@@ -42,7 +86,7 @@ final class ProcessTurn implements RunningTurn {
 
   /** Writes one line to the program. */
   synchronized boolean write(String line) {
-    if (ended.isDone()) {
+    if (inputClosed) {
       return false;
     }
     try {
@@ -57,6 +101,7 @@ final class ProcessTurn implements RunningTurn {
 
   /** Closes the program's input: the turn has ended (the program may still be finishing). */
   synchronized void closeInput() {
+    inputClosed = true;
     try {
       process.stdin().close();
     } catch (IOException e) {
@@ -66,21 +111,40 @@ final class ProcessTurn implements RunningTurn {
 
   /** Sends an event, unless the turn already ended (null events are nothing to send). */
   void event(BackendEvent event) {
-    if (event != null && !ended.isDone()) {
-      events.event(event);
+    if (event == null) {
+      return;
+    }
+    synchronized (delivery) {
+      if (!finished) {
+        deliver(event);
+      }
     }
   }
 
-  /** Ends the turn with {@code end}, once: later ends are dropped. */
+  private void deliver(BackendEvent event) {
+    try {
+      events.event(event);
+    } catch (RuntimeException e) {
+      log.warn("the receiver of a turn's events failed on {}", event.getClass().getSimpleName(), e);
+    }
+  }
+
+  /**
+   * Ends the turn with {@code end}, once (later ends are dropped): closes the program's input,
+   * sends the end event, and only then lets {@link #await} return.
+   */
   void end(BackendEvent.End end) {
-    synchronized (this) {
-      if (ended.isDone()) {
+    BackendEvent.End last;
+    synchronized (delivery) {
+      if (finished) {
         return;
       }
+      finished = true;
       closeInput();
-      ended.complete(stopped.get() ? BackendEvent.End.stopped() : end);
+      last = stopped.get() ? BackendEvent.End.stopped() : end;
+      deliver(last);
     }
-    events.event(ended.join());
+    ended.complete(last);
   }
 
   /**
@@ -123,7 +187,8 @@ final class ProcessTurn implements RunningTurn {
 
   @Override
   public boolean inject(String text) {
-    return write(injectLine.apply(text));
+    String line = injectLine.apply(text);
+    return line != null && write(line);
   }
 
   @Override
