@@ -107,11 +107,15 @@ class WaitpointsIT {
   }
 
   static McpSyncClient mcp(String sessionId) {
+    return mcp(sessionId, "ext");
+  }
+
+  static McpSyncClient mcp(String sessionId, String bundles) {
     Map<String, String> env = new HashMap<>(CortexProcess.env(home));
     if (sessionId != null) {
       env.put("CORTEX_SESSION_ID", sessionId);
     }
-    List<String> command = CortexProcess.command("mcp", "--bundles", "ext");
+    List<String> command = CortexProcess.command("mcp", "--bundles", bundles);
     McpSyncClient client =
         McpClients.connect(
             new StdioClientTransport(
@@ -370,10 +374,7 @@ class WaitpointsIT {
   @Test
   void device_signalsFromItsSpool_onlineAndAfterBeingOffline() throws Exception {
     Session session = session();
-    String code = server.enrol("box1");
-    AgentServer.Device device =
-        server.connect(
-            "box1", deviceHome, Map.of(), "--enroll", code, "--workdir", work.toString());
+    AgentServer.Device device = device();
     JsonNode online =
         session
             .create(Map.of("label", "on box1", "intent", "collect", "device", "box1"))
@@ -408,7 +409,7 @@ class WaitpointsIT {
     awaitIdle(session.id());
     assertThat(wakes(session.id())).hasSize(1);
 
-    server.connect("box1", deviceHome, Map.of(), "--workdir", work.toString());
+    device();
     assertThat(awaitWakes(session.id(), 2).get(1))
         .contains("\"box1 offline\"")
         .contains("fired: ok");
@@ -421,6 +422,94 @@ class WaitpointsIT {
           }
         },
         "the device's spool emptied");
+  }
+
+  /** box1's client, connected (enrolled the first time). */
+  static AgentServer.Device device() throws Exception {
+    if (box1 != null && box1.process.isAlive() && server.online("box1")) {
+      return box1;
+    }
+    if (box1 != null) {
+      box1.close();
+      server.awaitOnline("box1", false);
+    }
+    if (Files.exists(deviceHome.resolve("config/device-box1.credential"))) {
+      box1 = server.connect("box1", deviceHome, Map.of(), "--workdir", work.toString());
+    } else {
+      String code = server.enrol("box1");
+      box1 =
+          server.connect(
+              "box1", deviceHome, Map.of(), "--enroll", code, "--workdir", work.toString());
+    }
+    return box1;
+  }
+
+  static AgentServer.Device box1;
+
+  @Test
+  void backgroundJob_wakeWhenDone_firesWithItsExitCodeAndOutput_evenIfItEndsOffline()
+      throws Exception {
+    Session session = session();
+    AgentServer.Device device = device();
+    McpSyncClient tools = mcp(session.id(), "core,ext");
+    Outcome started =
+        McpClients.call(
+            tools,
+            "remote_bash",
+            Map.of(
+                "device", "box1",
+                "command", "echo hello-from-job; exit 4",
+                "description", "a failing job",
+                "run_in_background", true,
+                "wake_when_done", true,
+                "wake_intent", "find out why it failed"));
+    assertThat(started.isError()).as(started.text()).isFalse();
+    String waitpoint = started.structured().path("job").path("waitpoint").asString();
+    assertThat(waitpoint).matches("wp-[0-9a-f]{12}");
+    String wake = awaitWakes(session.id(), 1).get(0);
+    assertThat(wake)
+        .contains(waitpoint)
+        .contains("\"a failing job\"")
+        .contains("fired: fail")
+        .contains("exited with code 4")
+        .contains("hello-from-job")
+        .contains("find out why it failed")
+        .contains("\"via\" : \"device:box1\"");
+
+    Outcome refused =
+        McpClients.call(
+            tools,
+            "remote_bash",
+            Map.of("device", "box1", "command", "true", "wake_when_done", true));
+    assertThat(refused.isError()).isTrue();
+    assertThat(refused.errorCode()).isEqualTo("INVALID_ARGUMENT");
+
+    // The job ends while the client is down; the client signals when it is back.
+    Path gate = work.resolve("gate-" + session.id());
+    Outcome later =
+        McpClients.call(
+            tools,
+            "remote_bash",
+            Map.of(
+                "device",
+                "box1",
+                "command",
+                "while [ ! -e " + gate + " ]; do sleep 0.1; done; echo finished",
+                "run_in_background",
+                true,
+                "wake_when_done",
+                true));
+    assertThat(later.isError()).as(later.text()).isFalse();
+    String jobId = later.structured().path("job").path("id").asString();
+    device.close();
+    server.awaitOnline("box1", false);
+    Files.writeString(gate, "go");
+    Path exit = deviceHome.resolve("jobs/box1").resolve(jobId).resolve("exit");
+    AgentServer.await(() -> Files.exists(exit), "the job to end");
+    awaitIdle(session.id());
+    assertThat(wakes(session.id())).hasSize(1);
+    device();
+    assertThat(awaitWakes(session.id(), 2).get(1)).contains("fired: ok").contains("finished");
   }
 
   @Test
