@@ -13,11 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -50,30 +48,7 @@ public final class WakeBench {
   private WakeBench() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> flags;
-    int calls;
-    int warmup;
-    try {
-      flags = Flags.parse(args, Set.of("--calls", "--warmup", "--launcher"));
-      calls = Flags.count(flags, "--calls", 200, 1);
-      warmup = Flags.count(flags, "--warmup", 20, 0);
-    } catch (IllegalArgumentException e) {
-      if (!e.getMessage().isEmpty()) {
-        System.err.println("bench: " + e.getMessage());
-      }
-      System.err.println(USAGE);
-      System.exit(e.getMessage().isEmpty() ? 0 : 2);
-      return;
-    }
-    Path launcher = Path.of(flags.getOrDefault("--launcher", "bin/cortex")).toAbsolutePath();
-    Path work = Files.createTempDirectory("cortex-wake-bench");
-    List<Process> children = new ArrayList<>();
-    try {
-      System.out.print(new WakeBench().run(launcher, work, calls, warmup, children));
-    } finally {
-      children.forEach(Process::destroyForcibly);
-      Scratch.delete(work, System.err);
-    }
+    AgentServerBench.main(args, USAGE, 200, 20, "cortex-wake-bench", new WakeBench()::run);
     System.exit(0);
   }
 
@@ -99,31 +74,32 @@ public final class WakeBench {
     agent.toFile().setExecutable(true);
     listen(fifo);
 
-    progress("starting the agent server ...");
+    AgentServerBench.progress("starting the agent server ...");
     children.add(
-        start(
+        AgentServerBench.start(
             List.of(launcher.toString(), "server", "--webhook-port=0", "--hub-port=0"),
             Map.of("CORTEX_HOME", home.toString()),
             work.resolve("server.log")));
     Path serverFile = home.resolve("data").resolve("server.json");
-    await(() -> Files.isRegularFile(serverFile), "the agent server");
+    AgentServerBench.await(() -> Files.isRegularFile(serverFile), "the agent server");
     webhook =
         StdioClient.MAPPER.readTree(Files.readString(serverFile)).path("webhook_port").asInt();
     token = Files.readString(home.resolve("config").resolve("webhook-token")).strip();
-    await(() -> health() > 0, "the webhook");
+    AgentServerBench.await(() -> health() > 0, "the webhook");
 
     ObjectNode create = StdioClient.MAPPER.createObjectNode().put("backend", "command");
     create.putArray("program").add(agent.toString());
     create.put("working_dir", work.toString());
     String session = api("/api/sessions/create", create).path("id").asString();
 
-    progress("warming up: " + warmup + " signals ...");
+    AgentServerBench.progress("warming up: " + warmup + " signals ...");
     for (int i = 0; i < warmup; i++) {
       wake(session);
       local(agent);
       health();
     }
-    progress("measuring: " + calls + " signals, interleaved with the references ...");
+    AgentServerBench.progress(
+        "measuring: " + calls + " signals, interleaved with the references ...");
     long[] woken = new long[calls];
     long[] answered = new long[calls];
     long[] spawned = new long[calls];
@@ -208,7 +184,7 @@ public final class WakeBench {
                   }
                 }
               } catch (IOException e) {
-                progress("the FIFO failed: " + e.getMessage());
+                AgentServerBench.progress("the FIFO failed: " + e.getMessage());
               }
             },
             "fifo");
@@ -256,29 +232,6 @@ public final class WakeBench {
     return URI.create("http://127.0.0.1:" + webhook + path);
   }
 
-  private static Process start(List<String> command, Map<String, String> env, Path log)
-      throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().putAll(env);
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(log.toFile());
-    return builder.start();
-  }
-
-  private interface Check {
-    boolean done() throws IOException, InterruptedException;
-  }
-
-  private static void await(Check check, String what) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-    while (!check.done()) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException(what + " did not come up within 5 minutes");
-      }
-      Thread.sleep(50);
-    }
-  }
-
   static String report(
       int calls, int warmup, Stats woken, Stats answered, Stats spawned, Stats floor) {
     StringBuilder out = new StringBuilder();
@@ -292,10 +245,12 @@ public final class WakeBench {
             warmup));
     out.append(
         "| what | p50 ms | p90 ms | p99 ms | max ms | mean ms |\n|---|---|---|---|---|---|\n");
-    row(out, "POST /webhook/signal → the woken turn's program has read its turn", woken);
-    row(out, "POST /webhook/signal → its answer", answered);
-    row(out, "local: start the same program, hand it a turn line, until it has read it", spawned);
-    row(out, "GET /health on the same webhook", floor);
+    AgentServerBench.row(
+        out, "POST /webhook/signal → the woken turn's program has read its turn", woken);
+    AgentServerBench.row(out, "POST /webhook/signal → its answer", answered);
+    AgentServerBench.row(
+        out, "local: start the same program, hand it a turn line, until it has read it", spawned);
+    AgentServerBench.row(out, "GET /health on the same webhook", floor);
     out.append(
         String.format(
             Locale.ROOT,
@@ -305,22 +260,5 @@ public final class WakeBench {
             (double) woken.p50() / spawned.p50(),
             (woken.p50() - spawned.p50()) / 1e6));
     return out.toString();
-  }
-
-  private static void row(StringBuilder out, String what, Stats stats) {
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "| %s | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
-            what,
-            stats.p50() / 1e6,
-            stats.p90() / 1e6,
-            stats.p99() / 1e6,
-            stats.max() / 1e6,
-            stats.mean() / 1e6));
-  }
-
-  private static void progress(String message) {
-    System.err.println("bench: " + message);
   }
 }
