@@ -6,6 +6,10 @@ setlocal
 set "_cortex_image=%~dp0.."
 set "CORTEX_LAUNCHER=%~f0"
 set _cortex_opts=-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.3 -XX:-UsePerfData -Xss1m -Xlog:disable -Xlog:all=warning:stderr
+rem release/build sets this to the flag that lets the Temporal runtime's libraries use
+rem sun.misc.Unsafe without a warning, when the image's Java has it (23+).
+set _cortex_unsafe=
+if defined _cortex_unsafe set _cortex_opts=%_cortex_opts% %_cortex_unsafe%
 if defined CORTEX_JAVA_OPTS goto plain
 if "%CORTEX_AOT%"=="0" goto plain
 if not exist "%_cortex_image%\lib\cortex\cortex.aot" goto plain

@@ -8,11 +8,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -36,30 +34,8 @@ public final class RemoteBench {
   private RemoteBench() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> flags;
-    int calls;
-    int warmup;
-    try {
-      flags = Flags.parse(args, Set.of("--calls", "--warmup", "--launcher"));
-      calls = Flags.count(flags, "--calls", 300, 1);
-      warmup = Flags.count(flags, "--warmup", 100, 0);
-    } catch (IllegalArgumentException e) {
-      if (!e.getMessage().isEmpty()) {
-        System.err.println("bench: " + e.getMessage());
-      }
-      System.err.println(USAGE);
-      System.exit(e.getMessage().isEmpty() ? 0 : 2);
-      return;
-    }
-    Path launcher = Path.of(flags.getOrDefault("--launcher", "bin/cortex")).toAbsolutePath();
-    Path work = Files.createTempDirectory("cortex-remote-bench");
-    List<Process> children = new ArrayList<>();
-    try {
-      System.out.print(new RemoteBench().run(launcher, work, calls, warmup, children));
-    } finally {
-      children.forEach(Process::destroyForcibly);
-      Scratch.delete(work, System.err);
-    }
+    AgentServerBench.main(args, USAGE, 300, 100, "cortex-remote-bench", new RemoteBench()::run);
+    System.exit(0);
   }
 
   private String run(Path launcher, Path work, int calls, int warmup, List<Process> children)
@@ -69,18 +45,18 @@ public final class RemoteBench {
     Files.writeString(
         serverHome.resolve("machines.json"), "{\"machines\":{\"bench\":{\"platform\":\"linux\"}}}");
     Path small = Files.writeString(work.resolve("small.txt"), "a small file\n");
-    progress("starting the agent server and a device ...");
+    AgentServerBench.progress("starting the agent server and a device ...");
     children.add(
-        start(
+        AgentServerBench.start(
             List.of(launcher.toString(), "server", "--webhook-port=0", "--hub-port=0"),
             Map.of("CORTEX_HOME", serverHome.toString(), "CORTEX_CLIENT_TOKEN", TOKEN),
             work.resolve("server.log")));
     Path serverFile = serverHome.resolve("data").resolve("server.json");
-    await(() -> Files.isRegularFile(serverFile), "the agent server");
+    AgentServerBench.await(() -> Files.isRegularFile(serverFile), "the agent server");
     JsonNode self = StdioClient.MAPPER.readTree(Files.readString(serverFile));
     int webhook = self.path("webhook_port").asInt();
     children.add(
-        start(
+        AgentServerBench.start(
             List.of(
                 launcher.toString(),
                 "client",
@@ -91,7 +67,7 @@ public final class RemoteBench {
             Map.of("CORTEX_HOME", deviceHome.toString(), "CORTEX_CLIENT_TOKEN", TOKEN),
             work.resolve("client.log")));
     String token = Files.readString(serverHome.resolve("config").resolve("webhook-token")).strip();
-    await(() -> online(webhook, token), "the device");
+    AgentServerBench.await(() -> online(webhook, token), "the device");
     Server mcp =
         new Server(
             "cortex",
@@ -105,14 +81,14 @@ public final class RemoteBench {
       client.notify("notifications/initialized");
       ObjectNode bash = arguments("remote_bash", "command", "true");
       ObjectNode read = arguments("remote_read", "file_path", small.toString());
-      progress("warming up: " + warmup + " calls of each kind ...");
+      AgentServerBench.progress("warming up: " + warmup + " calls of each kind ...");
       for (int i = 0; i < warmup; i++) {
         call(client, bash);
         call(client, read);
         exec(List.of("/bin/true"));
         exec(List.of("bash", "-lc", "true"));
       }
-      progress("measuring: " + calls + " calls of each kind, interleaved ...");
+      AgentServerBench.progress("measuring: " + calls + " calls of each kind, interleaved ...");
       long[] remote = new long[calls];
       long[] remoteRead = new long[calls];
       long[] local = new long[calls];
@@ -156,15 +132,6 @@ public final class RemoteBench {
     return System.nanoTime() - start;
   }
 
-  private static Process start(List<String> command, Map<String, String> env, Path log)
-      throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().putAll(env);
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(log.toFile());
-    return builder.start();
-  }
-
   private static boolean online(int port, String token) {
     try {
       HttpResponse<String> response =
@@ -184,20 +151,6 @@ public final class RemoteBench {
     }
   }
 
-  private interface Check {
-    boolean done() throws IOException;
-  }
-
-  private static void await(Check check, String what) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-    while (!check.done()) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException(what + " did not come up within 5 minutes");
-      }
-      Thread.sleep(50);
-    }
-  }
-
   static String report(int calls, int warmup, Stats remote, Stats read, Stats local, Stats bash) {
     StringBuilder out = new StringBuilder();
     out.append("# remote_bash true through MCP, webhook, hub and device, against a local exec\n\n");
@@ -209,10 +162,10 @@ public final class RemoteBench {
             warmup));
     out.append(
         "| what | p50 ms | p90 ms | p99 ms | max ms | mean ms |\n|---|---|---|---|---|---|\n");
-    row(out, "remote_bash `true` (device runs bash -lc true)", remote);
-    row(out, "remote_read of a 13-byte file (no process)", read);
-    row(out, "local exec /bin/true", local);
-    row(out, "local exec bash -lc true", bash);
+    AgentServerBench.row(out, "remote_bash `true` (device runs bash -lc true)", remote);
+    AgentServerBench.row(out, "remote_read of a 13-byte file (no process)", read);
+    AgentServerBench.row(out, "local exec /bin/true", local);
+    AgentServerBench.row(out, "local exec bash -lc true", bash);
     out.append(
         String.format(
             Locale.ROOT,
@@ -222,22 +175,5 @@ public final class RemoteBench {
             (double) remote.p50() / bash.p50(),
             (remote.p50() - bash.p50()) / 1e6));
     return out.toString();
-  }
-
-  private static void row(StringBuilder out, String what, Stats stats) {
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "| %s | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
-            what,
-            stats.p50() / 1e6,
-            stats.p90() / 1e6,
-            stats.p99() / 1e6,
-            stats.max() / 1e6,
-            stats.mean() / 1e6));
-  }
-
-  private static void progress(String message) {
-    System.err.println("bench: " + message);
   }
 }

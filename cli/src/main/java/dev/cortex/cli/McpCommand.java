@@ -15,6 +15,7 @@ import dev.cortex.mcp.transport.HttpServe;
 import dev.cortex.mcp.transport.StdioTransport;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -189,11 +190,37 @@ final class McpCommand implements Callable<Integer> {
     return invoker.tools().stream().map(dev.cortex.mcp.ToolSpec::name).toList();
   }
 
-  private static String instructions(Composition composition) {
-    StringBuilder text = new StringBuilder("Cortex serves these capability groups: ");
-    text.append(String.join(", ", composition.groupNames())).append(". ");
+  /**
+   * The server's instructions: how the groups served fit together, from each group's own paragraph
+   * (a group with none is named as serving nothing yet), and how errors come back.
+   */
+  static String instructions(Composition composition) {
+    List<String> names = composition.groupNames();
+    StringBuilder text =
+        new StringBuilder("Cortex serves the capability groups ")
+            .append(String.join(", ", names))
+            .append(" on this server.");
+    for (dev.cortex.mcp.CapabilityGroup group : composition.groups()) {
+      text.append("\n\n");
+      if (group.instructions() != null) {
+        text.append(group.instructions());
+      } else if (group.tools().isEmpty()) {
+        text.append(group.name()).append(": serves no tools in this version.");
+      } else {
+        text.append(group.name()).append(": ").append(group.description());
+      }
+    }
+    if (names.contains("evidence") && names.contains("workflows")) {
+      text.append(
+          "\n\nTogether: a workflow run can back a claim. Record it with cortex_add_evidence"
+              + " (source_type test, build or log; source_ref the run id) after reading its trace"
+              + " with runs_show, and let cortex_review judge the claim.");
+    }
     text.append(
-        "Tool errors come back as results with isError and a JSON body {\"error\":{\"code\",\"message\"}}.");
+        "\n\nA tool error is a result with isError and the JSON body"
+            + " {\"error\":{\"code\",\"message\"}}: the code is stable, the message says what to"
+            + " fix. Arguments are checked against each tool's input schema, and nothing is"
+            + " coerced.");
     return text.toString();
   }
 }

@@ -24,8 +24,12 @@ final class StopOnInterrupt {
 
   private StopOnInterrupt() {}
 
-  /** Cancels {@code handle}'s run if this process is told to stop before it ends. */
-  static void install(Io io, RunHandle handle) {
+  /**
+   * Cancels {@code handle}'s run if this process is told to stop before it ends. The caller that
+   * awaits the run hands its end to the returned callback, so that a process exiting right after
+   * the run ended never tries to stop it.
+   */
+  static java.util.function.Consumer<RunRecord> install(Io io, RunHandle handle) {
     CompletableFuture<RunRecord> ended = new CompletableFuture<>();
     Thread hook =
         new Thread(
@@ -42,8 +46,16 @@ final class StopOnInterrupt {
                 io.err().println("cortex: run " + handle.runId() + " cancelled");
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+              } catch (IllegalStateException e) {
+                // The engine says the run cannot be stopped: it ended meanwhile.
+                io.err().println("cortex: run " + handle.runId() + " had ended already");
               } catch (ExecutionException | TimeoutException | RuntimeException e) {
-                io.err().println("cortex: run " + handle.runId() + " may not have stopped: " + e);
+                io.err()
+                    .println(
+                        "cortex: run "
+                            + handle.runId()
+                            + " may not have stopped: "
+                            + (e.getMessage() == null ? "no reason given" : e.getMessage()));
               }
             },
             "cortex-run-stop");
@@ -65,5 +77,6 @@ final class StopOnInterrupt {
             "cortex-run-watch");
     watcher.setDaemon(true);
     watcher.start();
+    return ended::complete;
   }
 }

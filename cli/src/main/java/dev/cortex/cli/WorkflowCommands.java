@@ -7,6 +7,7 @@ import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.ManifestException;
 import dev.cortex.workflows.ManifestLoader;
 import dev.cortex.workflows.Sources;
+import dev.cortex.workflows.Surface;
 import dev.cortex.workflows.TraceView;
 import dev.cortex.workflows.WorkflowErrors;
 import dev.cortex.workflows.Workflows;
@@ -27,6 +28,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The workflow verbs of the command line: {@code check}, {@code show}, {@code run}, {@code runs
@@ -49,6 +51,20 @@ final class WorkflowCommands {
   private static void print(Io io, Object value) {
     io.out().println(Json.writePretty(value));
   }
+
+  /** Prints {@code value} as JSON for scripts, else as {@code text} lays it out for a person. */
+  private static void answer(
+      Io io, boolean json, Object value, java.util.function.Function<JsonNode, String> text) {
+    if (json) {
+      print(io, value);
+    } else {
+      io.out().print(text.apply(Json.tree(value)));
+      io.out().flush();
+    }
+  }
+
+  /** The option every verb that answers with data has. */
+  static final String JSON_HELP = "Print JSON (the tool's answer) instead of text, for scripts.";
 
   /** The parameters given as {@code --param name=value}, strictly typed by the manifest. */
   static Workflows.Params params(List<String> given) {
@@ -87,6 +103,9 @@ final class WorkflowCommands {
         description = "A parameter value (repeatable).")
     List<String> params;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     Check(Io io) {
       this.io = io;
     }
@@ -97,7 +116,11 @@ final class WorkflowCommands {
           io,
           () -> {
             Workflows workflows = new Services(io).workflows();
-            print(io, workflows.checkReport(workflows.prepare(workflow, params(params))));
+            answer(
+                io,
+                json,
+                workflows.checkReport(workflows.prepare(workflow, params(params))),
+                WorkflowText::check);
             return CortexCommand.OK;
           });
     }
@@ -117,6 +140,9 @@ final class WorkflowCommands {
             "A manifest path, a library name or a remote ref (OWNER/REPO@v1, git+URL//PATH@REF).")
     String workflow;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     Show(Io io) {
       this.io = io;
     }
@@ -126,7 +152,7 @@ final class WorkflowCommands {
       return guarded(
           io,
           () -> {
-            print(io, new Services(io).workflows().show(workflow));
+            answer(io, json, new Services(io).workflows().show(workflow), WorkflowText::show);
             return CortexCommand.OK;
           });
     }
@@ -136,7 +162,8 @@ final class WorkflowCommands {
       name = "run",
       mixinStandardHelpOptions = true,
       description = {
-        "Run a workflow and print its trace (outputs over ~2 KB elided unless --full).",
+        "Run a workflow and print how it went: each step's outcome (--json: the trace, outputs"
+            + " over ~2 KB elided unless --full).",
         "Asks y/N on the terminal first (and, for a remote workflow not yet trusted at its"
             + " commit, whether to trust it); without a terminal it needs --yes or"
             + " CORTEX_ASSUME_YES=1. On a terminal, each step is shown as it completes. Ctrl-C"
@@ -168,6 +195,9 @@ final class WorkflowCommands {
     @Option(names = "--full", description = "Print every output inline.")
     boolean full;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     @Option(
         names = {"-y", "--yes"},
         description =
@@ -193,13 +223,15 @@ final class WorkflowCommands {
             Services services = new Services(io);
             Workflows workflows = services.workflows();
             Workflows.Prepared prepared = workflows.prepare(workflow, params(params));
-            workflows.confirm(prepared, new CliConsent(io, yes, Terminal.stdinIsTerminal()));
+            workflows.confirm(
+                prepared, new CliConsent(io, yes, Terminal.stdinIsTerminal()), Surface.CLI);
             boolean live = progress != null ? progress : Terminal.stderrIsTerminal();
             RunHandle handle =
                 workflows.start(prepared, live ? new LiveProgress(io) : RunListener.NONE);
+            java.util.function.Consumer<RunRecord> awaited = run -> {};
             if (!detach || workflows.engine().busy()) {
               // This process waits for the run: Ctrl-C stops it rather than leaving it behind.
-              StopOnInterrupt.install(io, handle);
+              awaited = StopOnInterrupt.install(io, handle);
             }
             if (detach) {
               io.out().println(handle.runId());
@@ -216,10 +248,15 @@ final class WorkflowCommands {
               return CortexCommand.OK;
             }
             RunRecord run = handle.await();
-            print(io, TraceView.of(run, full));
+            awaited.accept(run);
+            trace(io, json, run, full);
             return run.status() == RunStatus.SUCCEEDED ? CortexCommand.OK : CortexCommand.FAILED;
           });
     }
+  }
+
+  private static void trace(Io io, boolean json, RunRecord run, boolean full) {
+    answer(io, json, TraceView.of(run, full, Surface.CLI), t -> WorkflowText.trace(t, full));
   }
 
   /** Steps as they complete, one line each, on standard error. */
@@ -313,6 +350,9 @@ final class WorkflowCommands {
         defaultValue = "20")
     int limit;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     RunsList(Io io) {
       this.io = io;
     }
@@ -325,7 +365,11 @@ final class WorkflowCommands {
             if (limit < 1 || limit > 200) {
               throw ToolException.invalidArgument("--limit must be between 1 and 200");
             }
-            print(io, new Services(io).workflows().list(workflow, status, since, limit));
+            answer(
+                io,
+                json,
+                new Services(io).workflows().list(workflow, status, since, limit),
+                listed -> WorkflowText.runs(listed, limit));
             return CortexCommand.OK;
           });
     }
@@ -344,6 +388,9 @@ final class WorkflowCommands {
     @Option(names = "--full", description = "Show every output inline.")
     boolean full;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     RunsShow(Io io) {
       this.io = io;
     }
@@ -353,7 +400,13 @@ final class WorkflowCommands {
       return guarded(
           io,
           () -> {
-            print(io, new Services(io).workflows().showRun(runId, activity, full));
+            JsonNode shown =
+                new Services(io).workflows().showRun(runId, activity, full, Surface.CLI);
+            answer(
+                io,
+                json,
+                shown,
+                t -> activity != null ? WorkflowText.step(t) : WorkflowText.trace(t, full));
             return CortexCommand.OK;
           });
     }
@@ -376,6 +429,9 @@ final class WorkflowCommands {
     @Option(names = "--reason", paramLabel = "TEXT", description = "Why, kept in the trace.")
     String reason;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     RunsCancel(Io io) {
       this.io = io;
     }
@@ -385,9 +441,11 @@ final class WorkflowCommands {
       return guarded(
           io,
           () -> {
-            tools.jackson.databind.JsonNode trace =
-                new Services(io).workflows().cancel(runId, CANCELLED_BY_PERSON, reason);
-            print(io, trace);
+            JsonNode trace =
+                new Services(io)
+                    .workflows()
+                    .cancel(runId, CANCELLED_BY_PERSON, reason, Surface.CLI);
+            answer(io, json, trace, t -> WorkflowText.trace(t, false));
             return trace.path("status").asString("").equals("cancelled")
                 ? CortexCommand.OK
                 : CortexCommand.FAILED;
@@ -412,6 +470,9 @@ final class WorkflowCommands {
     @Option(names = "--full", description = "Print every output inline.")
     boolean full;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     @Option(
         names = "--progress",
         negatable = true,
@@ -433,7 +494,7 @@ final class WorkflowCommands {
                     .workflows()
                     .resume(runId, live ? new LiveProgress(io) : RunListener.NONE)
                     .await();
-            print(io, TraceView.of(run, full));
+            trace(io, json, run, full);
             return run.status() == RunStatus.SUCCEEDED ? CortexCommand.OK : CortexCommand.FAILED;
           });
     }
@@ -446,6 +507,9 @@ final class WorkflowCommands {
   static final class Status implements Callable<Integer> {
     private final Io io;
 
+    @Option(names = "--json", description = JSON_HELP)
+    boolean json;
+
     Status(Io io) {
       this.io = io;
     }
@@ -455,7 +519,7 @@ final class WorkflowCommands {
       return guarded(
           io,
           () -> {
-            print(io, new Services(io).workflows().status());
+            answer(io, json, new Services(io).workflows().status(), WorkflowText::status);
             return CortexCommand.OK;
           });
     }
@@ -545,7 +609,7 @@ final class WorkflowCommands {
   static final class LibraryList implements Callable<Integer> {
     private final Io io;
 
-    @Option(names = "--json", description = "Print JSON.")
+    @Option(names = "--json", description = JSON_HELP)
     boolean json;
 
     LibraryList(Io io) {

@@ -202,6 +202,43 @@ class ConsentIT {
     }
   }
 
+  /**
+   * The defaults, with a client that declares elicitation and never answers (as some do without
+   * showing the form): after the grace period the dialog is offered with the rest of a wait that
+   * ends inside the minute many clients give a call, and its answer runs the workflow.
+   */
+  @Test
+  void defaults_elicitationNeverAnswered_dialogOfferedWithinTheWait_andItsAnswerRuns()
+      throws Exception {
+    Map<String, String> env = FakeZenity.env(CortexProcess.env(home), work, FakeZenity.APPROVE);
+    env.remove("CORTEX_CONFIRM_GRACE_SECONDS");
+    env.remove("CORTEX_CONFIRM_TIMEOUT_SECONDS");
+    try (RawStdio wire = RawStdio.initialized(env, "{\"elicitation\":{}}", List.of())) {
+      wire.call(2, "run", ToolContract.JSON.writeValueAsString(greet()));
+
+      JsonNode asked = wire.until("elicitation/create", 2);
+      JsonNode withdrawn = wire.until("notifications/cancelled", 2);
+      JsonNode result = wire.until("-", 2);
+
+      assertThat(asked.path("method").asString()).isEqualTo("elicitation/create");
+      assertThat(withdrawn.path("params").path("requestId")).isEqualTo(asked.path("id"));
+      assertThat(result.path("result").path("structuredContent").path("status").asString())
+          .as(result.toString())
+          .isEqualTo("succeeded");
+      List<String> shown = FakeZenity.calls(work);
+      assertThat(shown).contains("--question");
+      int dialogSeconds =
+          shown.stream()
+              .filter(a -> a.startsWith("--timeout="))
+              .mapToInt(a -> Integer.parseInt(a.substring("--timeout=".length())))
+              .findFirst()
+              .orElseThrow();
+      assertThat(dialogSeconds)
+          .as("the dialog gets what is left of the 45 s wait after the 10 s grace")
+          .isBetween(1, 35);
+    }
+  }
+
   @Test
   void channelOrder_dialogFirst_elicitationAnswersFirst_andTheDialogIsClosed() throws Exception {
     Path closed = work.resolve("dialog-closed");
@@ -296,13 +333,17 @@ class ConsentIT {
       String rest = new String(process.getInputStream().readAllBytes());
       int code = process.waitFor();
 
-      assertThat(seen).contains("workflow 'greet' 2.0.0").contains("Run? [y/N]");
+      assertThat(seen)
+          .contains("You are about to run workflow 'greet' 2.0.0")
+          .contains("Run? [y/N]")
+          .as("the person typed the command: no agent asks")
+          .doesNotContain("agent");
       if (reply.equals("n")) {
         assertThat(code).isEqualTo(1);
         assertThat(rest).contains("CONSENT_DECLINED");
       } else {
         assertThat(code).as(rest).isZero();
-        assertThat(rest).contains("\"status\" : \"succeeded\"");
+        assertThat(rest).contains(": greet 2.0.0, succeeded").contains("ok ");
       }
     }
     runs = WorkflowRunControlIT.cli(CortexProcess.env(home), 0, "runs", "list");

@@ -98,6 +98,34 @@ class ReleaseArtifactsIT {
     assertThat(shown.stdout().strip()).isEqualTo("cortex " + version);
   }
 
+  /** Regression: on Java 24+ every Temporal verb printed sun.misc.Unsafe warnings. */
+  @Test
+  void runtimeImage_aTemporalVerb_printsNoJvmWarning() throws Exception {
+    Path image = unpackImage("image-quiet");
+    Map<String, String> env = noJavaEnv("quiet");
+    env.put("CORTEX_WORKFLOWS_ENGINE", "temporal");
+    env.put("CORTEX_TEMPORAL_ADDRESS", "127.0.0.1:1");
+
+    ProcessBuilder builder = new ProcessBuilder(image.resolve("bin/cortex").toString(), "status");
+    builder.environment().clear();
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    process.getOutputStream().close();
+    process.getInputStream().readAllBytes();
+    String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    process.waitFor();
+
+    assertThat(stderr).as("the Temporal runtime was loaded").doesNotContain("WARNING");
+    if (runtimeMajor(image) >= 23) {
+      assertThat(image.resolve("bin/cortex"))
+          .content()
+          .contains("unsafe_access=\"--sun-misc-unsafe-memory-access=allow\"");
+      assertThat(image.resolve("bin/cortex.cmd"))
+          .content()
+          .contains("set _cortex_unsafe=--sun-misc-unsafe-memory-access=allow\r\n");
+    }
+  }
+
   @Test
   void runtimeImage_startedThroughASymbolicLink_findsItsRuntime() throws Exception {
     Path image = unpackImage("image-link");

@@ -110,7 +110,8 @@ class RunStopIT {
       List<Long> pids = pids();
 
       CortexProcess.Finished cancel =
-          CortexProcess.run(CortexProcess.env(home), "runs", "cancel", runId, "--reason", "stop");
+          CortexProcess.run(
+              CortexProcess.env(home), "runs", "cancel", runId, "--reason", "stop", "--json");
 
       assertThat(cancel.exitCode()).as(cancel.stderr()).isZero();
       JsonNode printed = ToolContract.JSON.readTree(cancel.stdout());

@@ -288,6 +288,34 @@ class StdioProtocolIT {
   }
 
   @Test
+  void instructions_tellHowTheServedGroupsFitTogether() throws Exception {
+    String evidenceOnly;
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "evidence")) {
+      evidenceOnly = s.initialize("{}").path("result").path("instructions").asString();
+    }
+    String defaults;
+    try (RawStdio s = RawStdio.start(env(), "mcp")) {
+      defaults = s.initialize("{}").path("result").path("instructions").asString();
+    }
+    String pending;
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core,workers")) {
+      pending = s.initialize("{}").path("result").path("instructions").asString();
+    }
+
+    assertThat(evidenceOnly)
+        .contains("capability groups evidence ")
+        .contains("cortex_create_claim", "cortex_review", "project_id")
+        .doesNotContain("workflows:", "runs_show", "remote_bash");
+    assertThat(defaults)
+        .contains("evidence:", "workflows:", "detach: true", "cortex workflows save")
+        .contains("Together: a workflow run can back a claim")
+        .contains("isError");
+    assertThat(pending)
+        .contains("core:", "remote_grep", "workers: serves no tools in this version")
+        .doesNotContain("Together");
+  }
+
+  @Test
   void allowlist_filtersRegisteredTools() throws Exception {
     Map<String, String> env = env();
     env.put("CORTEX_MCP_TOOL_ALLOWLIST", "mcp__cortex-core__current_time");

@@ -83,7 +83,7 @@ class TemporalPackageIT {
         assertThat(polling.await(120, TimeUnit.SECONDS)).as("worker: %s", log).isTrue();
 
         Process run =
-            cortex(jar, env, "run", manifest.toString(), "--yes", "--no-progress")
+            cortex(jar, env, "run", manifest.toString(), "--yes", "--no-progress", "--json")
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         run.getOutputStream().close();

@@ -67,6 +67,13 @@ class WorkflowErrorsIT {
       capabilities: [shell]
       """;
 
+  static final String HTTP_HEAD =
+      """
+      name: bad
+      version: "1"
+      capabilities: [network]
+      """;
+
   static Stream<Case> cases() {
     return Stream.of(
         new Case(
@@ -184,6 +191,63 @@ class WorkflowErrorsIT {
             "PREFLIGHT_FAILED",
             "step 'a': program 'no-such-program-for-cortex' is not on PATH"),
         new Case(
+            "shell step with both argv and script",
+            SHELL_HEAD
+                + "steps:\n  - id: a\n    kind: shell\n"
+                + "    with: {argv: [echo, x], script: 'echo y'}\n",
+            args(),
+            List.of(),
+            "PREFLIGHT_FAILED",
+            "step 'a': give exactly one of argv and script"),
+        new Case(
+            "shell step with neither argv nor script",
+            SHELL_HEAD + "steps:\n  - id: a\n    kind: shell\n    with: {cwd: /}\n",
+            args(),
+            List.of(),
+            "PREFLIGHT_FAILED",
+            "step 'a': give exactly one of argv and script"),
+        new Case(
+            "shell step whose program is empty",
+            SHELL_HEAD + "steps:\n  - id: a\n    kind: shell\n    with: {argv: ['', x]}\n",
+            args(),
+            List.of(),
+            "PREFLIGHT_FAILED",
+            "step 'a': argv needs a program"),
+        new Case(
+            "http step whose url is no valid URL",
+            HTTP_HEAD
+                + "steps:\n  - id: a\n    kind: http\n"
+                + "    with: {url: 'http://exa mple.com/'}\n",
+            args(),
+            List.of(),
+            "PREFLIGHT_FAILED",
+            "step 'a': url 'http://exa mple.com/' is not a valid URL"),
+        new Case(
+            "http step whose url has no host",
+            HTTP_HEAD + "steps:\n  - id: a\n    kind: http\n    with: {url: 'http:///x'}\n",
+            args(),
+            List.of(),
+            "PREFLIGHT_FAILED",
+            "step 'a': url 'http:///x' is not an http or https URL with a host"),
+        new Case(
+            "http step setting a header the client may not set",
+            HTTP_HEAD
+                + "steps:\n  - id: a\n    kind: http\n"
+                + "    with: {url: 'http://127.0.0.1:1/', headers: {Host: example.com}}\n",
+            args(),
+            List.of(),
+            "PREFLIGHT_FAILED",
+            "step 'a': header 'Host' cannot be set: restricted header name: \"Host\""),
+        new Case(
+            "http step with a header value that holds a line break",
+            HTTP_HEAD
+                + "steps:\n  - id: a\n    kind: http\n"
+                + "    with: {url: 'http://127.0.0.1:1/', headers: {X-Note: \"a\\nb\"}}\n",
+            args(),
+            List.of(),
+            "PREFLIGHT_FAILED",
+            "step 'a': header 'X-Note' cannot be set: "),
+        new Case(
             "literal input of the wrong type",
             SHELL_HEAD + "steps:\n  - id: a\n    kind: shell\n" + "    with: {argv: [ls, -1]}\n",
             args(),
@@ -254,6 +318,54 @@ class WorkflowErrorsIT {
     assertThat(lines).allMatch(l -> l.startsWith(file + ":"), "every line names the file");
     assertThat(lines).anyMatch(l -> l.startsWith(file + ":6: steps[0].tiemout: "));
     assertThat(lines).anyMatch(l -> l.startsWith(file + ":8: steps[1].kind: "));
+  }
+
+  @Test
+  void llmStepWithoutAnApiKey_orWithABadBaseUrl_failsCheck_andRunsNothing(@TempDir Path own)
+      throws Exception {
+    String anthropic =
+        WorkflowServer.manifest(
+            own,
+            "ask",
+            """
+            name: ask
+            version: "1"
+            capabilities: [network]
+            steps:
+              - id: answer
+                kind: llm
+                with: {model: claude-sonnet-4-5, prompt: Hello}
+            """);
+    String openai =
+        WorkflowServer.manifest(
+            own,
+            "ask-openai",
+            """
+            name: ask-openai
+            version: "1"
+            capabilities: [network]
+            steps:
+              - id: answer
+                kind: llm
+                with: {provider: openai, model: gpt-4o, prompt: Hello}
+            """);
+    Map<String, String> env =
+        Map.of(
+            "ANTHROPIC_API_KEY", "",
+            "OPENAI_API_KEY", "sk-test",
+            "CORTEX_OPENAI_BASE_URL", "ftp://models.example");
+    try (WorkflowServer alone = WorkflowServer.start(own.resolve("home"), env)) {
+      Outcome noKey = alone.fails("check", args("workflow", anthropic), "PREFLIGHT_FAILED");
+      Outcome badUrl = alone.fails("run", args("workflow", openai), "PREFLIGHT_FAILED");
+
+      assertThat(noKey.errorMessage())
+          .contains("step 'answer': no API key: set the environment variable ANTHROPIC_API_KEY");
+      assertThat(badUrl.errorMessage())
+          .contains(
+              "step 'answer': CORTEX_OPENAI_BASE_URL is not an http or https URL:"
+                  + " 'ftp://models.example'");
+      assertThat(alone.runCount()).isZero();
+    }
   }
 
   @Test

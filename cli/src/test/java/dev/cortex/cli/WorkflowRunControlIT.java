@@ -323,13 +323,32 @@ class WorkflowRunControlIT {
     cli(env, 1, "runs", "resume", runId);
   }
 
-  /** Runs the CLI, expects {@code exitCode}, and returns its standard output as JSON. */
+  /**
+   * Runs the CLI with {@code --json} (on the verbs that answer with data), expects {@code
+   * exitCode}, and returns its standard output as JSON.
+   */
   static JsonNode cli(java.util.Map<String, String> env, int exitCode, String... args)
       throws Exception {
-    CortexProcess.Finished done = CortexProcess.run(env, args);
+    CortexProcess.Finished done = CortexProcess.run(env, json(args));
     assertThat(done.exitCode())
         .as("cortex %s: %s", String.join(" ", args), done.stderr())
         .isEqualTo(exitCode);
     return exitCode == 0 ? ToolContract.JSON.readTree(done.stdout()) : null;
+  }
+
+  /** {@code args} with {@code --json} added when the verb prints data (text by default). */
+  static String[] json(String... args) {
+    java.util.List<String> verb = java.util.List.of(args).subList(0, Math.min(2, args.length));
+    boolean data =
+        java.util.List.of("check", "show", "run", "status").contains(verb.get(0))
+            || verb.get(0).equals("runs")
+                && verb.size() > 1
+                && java.util.List.of("list", "show", "cancel", "resume").contains(verb.get(1));
+    if (!data || java.util.List.of(args).contains("--detach")) {
+      return args;
+    }
+    String[] with = java.util.Arrays.copyOf(args, args.length + 1);
+    with[args.length] = "--json";
+    return with;
   }
 }

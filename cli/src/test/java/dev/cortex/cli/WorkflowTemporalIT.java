@@ -257,6 +257,39 @@ class WorkflowTemporalIT {
   }
 
   @Test
+  void aFailedAttempt_logsOneLineOnTheWorker_withoutAStackTrace() throws Exception {
+    Path failingHome = Files.createDirectories(work.resolve("failing-home"));
+    String manifest =
+        WorkflowServer.manifest(
+            work,
+            "fails",
+            """
+            name: fails
+            version: "1"
+            capabilities: [shell]
+            steps:
+              - id: broken
+                kind: shell
+                with: {script: 'echo the disk is full >&2; exit 3'}
+            """);
+    Map<String, String> env = temporalEnv(failingHome, "failing");
+    try (WorkerProcess own = WorkerProcess.start(env)) {
+      CortexProcess.Finished run = CortexProcess.run(env, "run", manifest, "--yes", "--json");
+      assertThat(run.exitCode()).as(run.stderr()).isEqualTo(1);
+      awaitTrue(
+          () -> own.stderr.toString().contains("attempt 1 failed"),
+          "the worker logged the attempt");
+
+      String log = own.stderr.toString();
+      assertThat(log)
+          .contains("step 'broken' attempt 1 failed (exit_status): exit 3: the disk is full")
+          .doesNotContain("Activity failure")
+          .doesNotContain("\tat ")
+          .doesNotContain("Exception");
+    }
+  }
+
+  @Test
   void twoWorkers_shareATaskQueue() throws Exception {
     Path sharedHome = Files.createDirectories(work.resolve("shared-home"));
     String manifest =
@@ -462,7 +495,7 @@ class WorkflowTemporalIT {
     awaitTrue(() -> Files.exists(marks.resolve("pid")), "the step started on the worker");
     long child = Long.parseLong(Files.readString(marks.resolve("pid")).strip());
 
-    CortexProcess.Finished cancel = CortexProcess.run(env, "runs", "cancel", runId);
+    CortexProcess.Finished cancel = CortexProcess.run(env, "runs", "cancel", runId, "--json");
 
     assertThat(cancel.exitCode()).as(cancel.stdout() + cancel.stderr()).isZero();
     JsonNode trace = ToolContract.JSON.readTree(cancel.stdout());

@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  *     cortex-core}
  * @param leadNote text appended to the description of the first of its tools that a composition
  *     serves (e.g. the remote tools' device catalogue), or null
+ * @param instructions a paragraph for the server's {@code instructions}: how an agent uses this
+ *     group's tools together, or null when it has nothing to say
  */
 public record CapabilityGroup(
     String name,
@@ -22,7 +24,8 @@ public record CapabilityGroup(
     List<ToolSpec> tools,
     List<PromptSpec> prompts,
     List<ResourceSpec> resources,
-    LeadNote leadNote) {
+    LeadNote leadNote,
+    String instructions) {
 
   /**
    * Text for the first served tool among {@code tools}: once in a tool list, where an agent reads
@@ -42,7 +45,18 @@ public record CapabilityGroup(
       List<ToolSpec> tools,
       List<PromptSpec> prompts,
       List<ResourceSpec> resources) {
-    this(name, serverKey, description, tools, prompts, resources, null);
+    this(name, serverKey, description, tools, prompts, resources, null, null);
+  }
+
+  public CapabilityGroup(
+      String name,
+      String serverKey,
+      String description,
+      List<ToolSpec> tools,
+      List<PromptSpec> prompts,
+      List<ResourceSpec> resources,
+      LeadNote leadNote) {
+    this(name, serverKey, description, tools, prompts, resources, leadNote, null);
   }
 
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
@@ -67,7 +81,14 @@ public record CapabilityGroup(
 
   /** This group with {@code note} for the first of its served tools among the note's tools. */
   public CapabilityGroup withLeadNote(LeadNote note) {
-    return new CapabilityGroup(name, serverKey, description, tools, prompts, resources, note);
+    return new CapabilityGroup(
+        name, serverKey, description, tools, prompts, resources, note, instructions);
+  }
+
+  /** This group with {@code text} as its paragraph of the server's instructions. */
+  public CapabilityGroup withInstructions(String text) {
+    return new CapabilityGroup(
+        name, serverKey, description, tools, prompts, resources, leadNote, text);
   }
 
   /** A group that serves tools only. */

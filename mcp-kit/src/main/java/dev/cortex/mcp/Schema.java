@@ -89,6 +89,33 @@ public final class Schema {
     return schema;
   }
 
+  /** Any JSON value (what a caller's own data holds): no type, only a description. */
+  public static Map<String, Object> any(String description) {
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("description", description);
+    return schema;
+  }
+
+  /**
+   * An object used as a map: keys matching {@code keyPattern}, each value of {@code values}. Closed
+   * in the sense that matters: no key outside the pattern, no value outside the schema.
+   */
+  public static Map<String, Object> map(
+      String description, String keyPattern, Map<String, Object> values) {
+    Map<String, Object> schema = node("object", description);
+    schema.put("propertyNames", Map.of("pattern", keyPattern));
+    schema.put("additionalProperties", values);
+    return Collections.unmodifiableMap(schema);
+  }
+
+  /** An object that is one of {@code branches}, each an object schema of its own. */
+  @SafeVarargs
+  public static Map<String, Object> anyOf(String description, Map<String, Object>... branches) {
+    Map<String, Object> schema = node("object", description);
+    schema.put("anyOf", List.of(branches));
+    return Collections.unmodifiableMap(schema);
+  }
+
   /** A value that may also be JSON {@code null}. */
   public static Map<String, Object> nullable(Map<String, Object> schema) {
     Map<String, Object> copy = new LinkedHashMap<>(schema);

@@ -44,6 +44,17 @@ public final class CoreGroup {
                 search.grep(),
                 new RemoteJob(remote).spec(),
                 CurrentTime.spec()))
-        .withLeadNote(DeviceCatalogue.note(home.root().resolve(Machines.FILE)));
+        .withLeadNote(DeviceCatalogue.note(home.root().resolve(Machines.FILE)))
+        .withInstructions(INSTRUCTIONS);
   }
+
+  /** How an agent uses the group, for the server's instructions. */
+  static final String INSTRUCTIONS =
+      "core: the remote tools act on devices registered with the agent server (cortex server),"
+          + " each call naming its device (the list is in remote_bash's description). Read, write"
+          + " and edit files with remote_read, remote_write and remote_edit, find them with"
+          + " remote_glob and search them with remote_grep, rather than through shell commands;"
+          + " run commands with remote_bash, and long work with run_in_background, then follow it"
+          + " with remote_job. Follow the AGENTS.md text that comes with a file. current_time gives"
+          + " the time in any zone.";
 }

@@ -74,11 +74,14 @@ final class RemoteJob {
                 .optional(
                     "job_id",
                     Schema.pattern(
-                        "The job, as remote_bash returned it.", "^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$"))
+                        "The job's id as remote_bash returned it (run_in_background), e.g."
+                            + " 20261130-094512-a1b2c3.",
+                        "^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$"))
                 .optional(
                     "action",
                     Schema.enumOf(
-                        "What to do (default: status with a job_id, else list).",
+                        "list (the device's jobs), status (one job's state and exit code), output (the"
+                            + " end of its output) or kill; default status with a job_id, else list.",
                         "list",
                         "status",
                         "output",

@@ -115,7 +115,14 @@ final class RemoteSearch {
         .input(
             Schema.object()
                 .required("device", Remote.deviceSchema())
-                .required("pattern", Schema.string("The regular expression.", 1, 10_000))
+                .required(
+                    "pattern",
+                    Schema.string(
+                        "The regular expression to find, in ripgrep's (Rust regex) syntax, e.g."
+                            + " 'fn\\s+main' or 'TODO|FIXME'; literal braces and parentheses need a"
+                            + " backslash.",
+                        1,
+                        10_000))
                 .optional("path", path("The file or folder to search"))
                 .optional(
                     "glob",
@@ -129,7 +136,8 @@ final class RemoteSearch {
                 .optional(
                     "output_mode",
                     Schema.enumOf(
-                        "What to return (default files_with_matches).",
+                        "What to return: files_with_matches (default: matching paths, newest first),"
+                            + " content (path:line:text of each match) or count (path:matches).",
                         "files_with_matches",
                         "content",
                         "count"))
@@ -137,8 +145,10 @@ final class RemoteSearch {
                 .optional("-B", Schema.integer("content: lines before each match.", 0, 1000))
                 .optional(
                     "-C", Schema.integer("content: lines before and after each match.", 0, 1000))
-                .optional("context", Schema.integer("Same as -C.", 0, 1000))
-                .optional("-i", Schema.bool("Ignore case."))
+                .optional(
+                    "context",
+                    Schema.integer("content: lines before and after each match (as -C).", 0, 1000))
+                .optional("-i", Schema.bool("Match regardless of letter case (default false)."))
                 .optional("-n", Schema.bool("content: show line numbers (default true)."))
                 .optional(
                     "head_limit",

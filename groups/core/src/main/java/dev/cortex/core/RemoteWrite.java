@@ -88,7 +88,13 @@ final class RemoteWrite {
             Schema.object()
                 .required("device", Remote.deviceSchema())
                 .required("file_path", filePath())
-                .required("old_string", Schema.string("The exact text to replace.", 1, -1))
+                .required(
+                    "old_string",
+                    Schema.string(
+                        "The exact text to replace, white space and line breaks included, copied"
+                            + " from the file (without remote_read's line numbers).",
+                        1,
+                        -1))
                 .required(
                     "new_string",
                     Schema.string("The text to put in its place (may be empty).", 0, -1))

@@ -34,8 +34,19 @@ public final class EvidenceGroup {
     List<ToolSpec> tools = new ArrayList<>();
     tools.add(Health.spec(version));
     tools.addAll(new EvidenceTools(new Ledger(database)).specs());
-    return DESCRIPTOR.group(tools);
+    return DESCRIPTOR.group(tools).withInstructions(INSTRUCTIONS);
   }
+
+  /** How an agent uses the group, for the server's instructions. */
+  static final String INSTRUCTIONS =
+      "evidence: a ledger of what you claim and what backs it, per project_id. Before the work,"
+          + " register a claim with the criteria that would verify it (cortex_create_claim); as you"
+          + " work, record what you observe against its criteria (cortex_add_evidence) and track"
+          + " what you take for granted (cortex_track_assumption, cortex_update_assumption). Ask"
+          + " cortex_review before you say a claim holds or act on a decision, and report its"
+          + " status as it is: evidence you report is unverified_origin, and only a person sets a"
+          + " project's policy. cortex_get_context reads a project back after a restart;"
+          + " cortex_health only says the server answers.";
 
   /** The evidence area's tables and migrations, for whoever opens the shared database. */
   public static Area storageArea() {

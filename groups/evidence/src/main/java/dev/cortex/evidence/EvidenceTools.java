@@ -65,28 +65,42 @@ final class EvidenceTools {
         .description(
             "Registers a claim with 1 to 32 verification criteria in a project. Criterion keys must be unique"
                 + " within the claim and at least one criterion must be required. Returns the claim ID, each"
-                + " criterion's ID and status 'unverified'. A new project starts under policy strict-1.")
+                + " criterion's ID and status 'unverified'. A new project starts under policy strict-1."
+                + " Use it before the work it claims, so that the criteria say up front what would"
+                + " verify it; then attach evidence with cortex_add_evidence and evaluate with"
+                + " cortex_review.")
         .input(
             Schema.object()
                 .required("project_id", Inputs.projectId())
-                .required("statement", Inputs.text("What the claim asserts.", 4000))
+                .required(
+                    "statement",
+                    Inputs.text(
+                        "What the claim asserts, as one plain sentence (up to 4000 characters), e.g."
+                            + " 'The login endpoint rejects expired tokens.'",
+                        4000))
                 .required(
                     "criteria",
                     Schema.array(
-                        "1 to 32 criteria that would verify the claim.",
+                        "1 to 32 criteria that would verify the claim, each a key, a description and"
+                            + " whether it is required.",
                         Schema.object()
                             .required(
                                 "key",
                                 Schema.pattern(
-                                    "Short key, unique within the claim, e.g. 'negative-test'.",
+                                    "Short key, unique within the claim: letters, digits, '.', '_'"
+                                        + " and '-', up to 64, e.g. 'negative-test'.",
                                     "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"))
                             .required(
                                 "description",
-                                Inputs.text("What would satisfy the criterion.", 2000))
+                                Inputs.text(
+                                    "What would satisfy the criterion, in a sentence (up to 2000"
+                                        + " characters).",
+                                    2000))
                             .optional(
                                 "required",
                                 Schema.bool(
-                                    "Whether the claim needs this criterion (default true)."))
+                                    "Whether the claim needs this criterion to verify (default"
+                                        + " true); at least one criterion must be required."))
                             .build(),
                         1,
                         Inputs.MAX_CRITERIA,
@@ -121,29 +135,59 @@ final class EvidenceTools {
         .description(
             "Records evidence for a claim, linked to one of its criteria or (without criterion_id) to the"
                 + " claim as a whole. The relation, origin and digest are as the caller reports them: the result"
-                + " carries assurance 'unverified_origin'. Call cortex_review afterwards to evaluate the claim.")
+                + " carries assurance 'unverified_origin'. Call cortex_review afterwards to evaluate the claim."
+                + " It records what was observed; it does not run or check anything (a person records a"
+                + " test run as a receipt with cortex collect-test).")
         .input(
             Schema.object()
                 .required("project_id", Inputs.projectId())
-                .required("claim_id", Inputs.recordId("The claim."))
+                .required(
+                    "claim_id",
+                    Inputs.recordId(
+                        "The claim's ID, as cortex_create_claim returned it (a UUID), in this"
+                            + " project."))
                 .optional(
                     "criterion_id",
                     Inputs.recordId(
-                        "A criterion of that claim; omit to attach to the claim as a whole."))
-                .required("content_summary", Inputs.text("What the evidence shows.", 4000))
+                        "The ID of one of that claim's criteria (from cortex_create_claim); omit to"
+                            + " attach the evidence to the claim as a whole."))
+                .required(
+                    "content_summary",
+                    Inputs.text(
+                        "What the evidence shows, in plain words (up to 4000 characters), e.g. '12"
+                            + " of 12 integration tests passed'.",
+                        4000))
                 .required(
                     "relation",
-                    Schema.enumOf("How it bears on the claim.", Wire.values(Relation.class)))
+                    Schema.enumOf(
+                        "How it bears on the claim or criterion: supports, contradicts or neutral.",
+                        Wire.values(Relation.class)))
                 .optional(
                     "origin",
                     Schema.enumOf(
-                        "Who produced it (default agent_reported).", Wire.values(Origin.class)))
+                        "Who produced it, as you report it: agent_reported (default: you saw or did"
+                            + " it), user_attested (a person told you), tool_output_recorded (a"
+                            + " tool's own output, copied). Only the project's policy decides what"
+                            + " counts.",
+                        Wire.values(Origin.class)))
                 .required(
-                    "source_type", Schema.enumOf("Kind of source.", Wire.values(SourceType.class)))
+                    "source_type",
+                    Schema.enumOf(
+                        "What kind of source it comes from: test, build, log, document,"
+                            + " manual_observation or other.",
+                        Wire.values(SourceType.class)))
                 .optional(
                     "source_ref",
-                    Inputs.text("Reference to the source, e.g. 'pnpm test:integration'.", 2000))
-                .optional("collector", Inputs.text("Who or what collected it.", 200))
+                    Inputs.text(
+                        "Where to find the source again, up to 2000 characters: a command, a URL,"
+                            + " a file path, e.g. 'pnpm test:integration'.",
+                        2000))
+                .optional(
+                    "collector",
+                    Inputs.text(
+                        "Who or what collected it, up to 200 characters, e.g. 'ci' or the agent's"
+                            + " name.",
+                        200))
                 .optional(
                     "artifact_digest",
                     Schema.pattern(
@@ -203,13 +247,30 @@ final class EvidenceTools {
         .title("Track an assumption")
         .description(
             "Starts tracking an assumption in a project, with optional context and a caller-reported confidence"
-                + " between 0 and 1. Its status starts as 'unverified'. Can create the project (policy strict-1).")
+                + " between 0 and 1. Its status starts as 'unverified'. Can create the project (policy strict-1)."
+                + " Use it for what the work takes for granted and has not checked; change its status"
+                + " with cortex_update_assumption as you learn more.")
         .input(
             Schema.object()
                 .required("project_id", Inputs.projectId())
-                .required("statement", Inputs.text("What is being assumed.", 4000))
-                .optional("context", Inputs.text("Why it matters or where it came from.", 4000))
-                .optional("confidence", Schema.number("Caller-reported confidence, 0 to 1.", 0, 1))
+                .required(
+                    "statement",
+                    Inputs.text(
+                        "What is being assumed, as one plain sentence (up to 4000 characters), e.g."
+                            + " 'The staging database mirrors production's schema.'",
+                        4000))
+                .optional(
+                    "context",
+                    Inputs.text(
+                        "Why it matters or where it came from, in plain words (up to 4000"
+                            + " characters).",
+                        4000))
+                .optional(
+                    "confidence",
+                    Schema.number(
+                        "How sure you are, from 0 (not at all) to 1 (certain); kept as reported.",
+                        0,
+                        1))
                 .build())
         .output(OutputSchemas.trackedAssumption())
         .hints(APPEND)
@@ -228,14 +289,29 @@ final class EvidenceTools {
         .title("Update an assumption")
         .description(
             "Records the caller's new assessment of an assumption with a reason. Each update keeps the previous"
-                + " and new status, the reason and the time; the status can then be referenced in decision reviews.")
+                + " and new status, the reason and the time; the status can then be referenced in decision reviews."
+                + " Use it when something confirms, refutes or muddies an assumption tracked with"
+                + " cortex_track_assumption.")
         .input(
             Schema.object()
                 .required("project_id", Inputs.projectId())
-                .required("assumption_id", Inputs.recordId("The assumption."))
                 .required(
-                    "status", Schema.enumOf("The new status.", Wire.values(AssumptionStatus.class)))
-                .required("reason", Inputs.text("Why the status changes.", 4000))
+                    "assumption_id",
+                    Inputs.recordId(
+                        "The assumption's ID, as cortex_track_assumption returned it (a UUID), in"
+                            + " this project."))
+                .required(
+                    "status",
+                    Schema.enumOf(
+                        "The assumption's status from now on: unverified, supported, refuted or"
+                            + " inconclusive.",
+                        Wire.values(AssumptionStatus.class)))
+                .required(
+                    "reason",
+                    Inputs.text(
+                        "Why the status changes, in plain words (up to 4000 characters): what was"
+                            + " learnt, and from where.",
+                        4000))
                 .build())
         .output(OutputSchemas.updatedAssumption())
         .hints(APPEND)
@@ -261,21 +337,40 @@ final class EvidenceTools {
                 + " a decision statement and 1 to 16 unique IDs in claim_ids and/or assumption_ids) under the"
                 + " project's policy, and saves the result as a snapshot. Returns the review ID, policy version,"
                 + " status, claim evaluations and findings ordered by severity, rule ID and record IDs. Decision"
-                + " reviews are advisory.")
+                + " reviews are advisory. Use it after adding evidence, and before acting on a decision;"
+                + " to read back a project's records and earlier reviews without evaluating"
+                + " anything, use cortex_get_context.")
         .input(
             Schema.object()
                 .required("project_id", Inputs.projectId())
-                .required("target_type", Schema.enumOf("What to review.", "claim", "decision"))
+                .required(
+                    "target_type",
+                    Schema.enumOf(
+                        "claim: evaluate one claim (give target_id); decision: review a proposed"
+                            + " decision against the claims and assumptions it rests on (give"
+                            + " decision and claim_ids and/or assumption_ids).",
+                        "claim",
+                        "decision"))
                 .optional(
-                    "target_id", Inputs.recordId("The claim to review (target_type 'claim')."))
+                    "target_id",
+                    Inputs.recordId(
+                        "target_type claim only: the claim's ID (from cortex_create_claim)."))
                 .optional(
                     "decision",
-                    Inputs.text("The proposed decision (target_type 'decision').", 4000))
+                    Inputs.text(
+                        "target_type decision only: the proposed decision as a sentence (up to 4000"
+                            + " characters), e.g. 'Ship the release today.'",
+                        4000))
                 .optional(
-                    "claim_ids", Inputs.ids("Claims the decision relies on, 1 to 16 unique IDs."))
+                    "claim_ids",
+                    Inputs.ids(
+                        "target_type decision only: IDs of the claims the decision relies on, 1 to"
+                            + " 16, each once."))
                 .optional(
                     "assumption_ids",
-                    Inputs.ids("Assumptions the decision relies on, 1 to 16 unique IDs."))
+                    Inputs.ids(
+                        "target_type decision only: IDs of the assumptions the decision relies on,"
+                            + " 1 to 16, each once."))
                 .build())
         .output(OutputSchemas.review())
         .hints(APPEND)
@@ -317,23 +412,29 @@ final class EvidenceTools {
         .description(
             "Returns the requested collections of a project (claims, assumptions, assumption_events, evidence,"
                 + " reviews, test_runs), newest first with descending record IDs breaking ties, 1 to 20 records"
-                + " each (default 20). A project with no records gives empty arrays.")
+                + " each (default 20). A project with no records gives empty arrays. Use it to pick up"
+                + " a project's state after a restart or in a new session; it evaluates nothing (a"
+                + " fresh evaluation is cortex_review).")
         .input(
             Schema.object()
                 .required("project_id", Inputs.projectId())
                 .required(
                     "include",
                     Schema.array(
-                        "Collections to return.",
+                        "Which collections to return, each once: claims, assumptions,"
+                            + " assumption_events, evidence, reviews, test_runs.",
                         Schema.enumOf(
-                            "A collection.", ContextReader.COLLECTIONS.toArray(String[]::new)),
+                            "A collection to return, by name.",
+                            ContextReader.COLLECTIONS.toArray(String[]::new)),
                         1,
                         ContextReader.COLLECTIONS.size(),
                         true))
                 .optional(
                     "limit",
                     Schema.integer(
-                        "Records per collection, 1 to 20 (default 20).", 1, Inputs.MAX_LIMIT))
+                        "The most records per collection, newest first: 1 to 20 (default 20).",
+                        1,
+                        Inputs.MAX_LIMIT))
                 .build())
         .output(OutputSchemas.context())
         .hints(new ToolHints(true, false, true, false))

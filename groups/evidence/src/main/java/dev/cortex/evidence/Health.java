@@ -19,7 +19,9 @@ final class Health {
         .title("Health check")
         .description(
             "Checks that the Cortex server is responding. Call it with {}. It answers without opening"
-                + " the ledger's database, so it works even before any project exists.")
+                + " the ledger's database, so it works even before any project exists. Use it as a"
+                + " liveness probe only; whether workflows can run here (their engine, run counts) is"
+                + " the workflows group's status.")
         .input(Schema.object().build())
         .output(
             Schema.object()

@@ -17,7 +17,9 @@ final class Inputs {
 
   static Map<String, Object> projectId() {
     return Schema.pattern(
-        "Project the records belong to, e.g. 'example-api'. Projects isolate records; they do not authenticate callers.",
+        "Project the records belong to: 1 to 128 letters, digits and . _ : / -, starting with a"
+            + " letter or digit, e.g. 'example-api'. The first record creates it. Projects isolate"
+            + " records; they do not authenticate callers.",
         PROJECT_ID_PATTERN);
   }
 
@@ -30,7 +32,12 @@ final class Inputs {
   }
 
   static Map<String, Object> ids(String description) {
-    return Schema.array(description, recordId("A record ID."), 1, MAX_IDS, true);
+    return Schema.array(
+        description,
+        recordId("A record ID, as the tool that created it returned it."),
+        1,
+        MAX_IDS,
+        true);
   }
 
   record CriterionInput(String key, String description, Boolean required) {

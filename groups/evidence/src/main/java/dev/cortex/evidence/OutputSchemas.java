@@ -179,13 +179,91 @@ final class OutputSchemas {
   }
 
   static Map<String, Object> context() {
-    Map<String, Object> anyList =
-        Schema.array(
-            "Records, newest first.", Schema.object().open().build(), 0, Inputs.MAX_LIMIT, false);
     Schema.ObjectBuilder builder = Schema.object().required("project_id", str("The project."));
     for (String collection : ContextReader.COLLECTIONS) {
-      builder.optional(collection, anyList);
+      builder.optional(
+          collection,
+          Schema.array(
+              "The " + collection.replace('_', ' ') + ", newest first.",
+              contextRow(collection),
+              0,
+              Inputs.MAX_LIMIT,
+              false));
     }
     return builder.build();
+  }
+
+  /** One record of a context collection, as {@link ContextReader} reads it. */
+  private static Map<String, Object> contextRow(String collection) {
+    String[] assumptionStatuses = Wire.values(AssumptionStatus.class);
+    return switch (collection) {
+      case "claims" ->
+          Schema.object()
+              .required("claim_id", str("The claim."))
+              .required("statement", str("What it asserts."))
+              .required(
+                  "criteria",
+                  Schema.array(
+                      "Its criteria, in the order given.",
+                      Schema.object()
+                          .required("criterion_id", str("Criterion ID."))
+                          .required("key", str("Criterion key."))
+                          .required("description", str("What would satisfy it."))
+                          .required("required", Schema.bool("Whether the claim needs it."))
+                          .build(),
+                      0,
+                      0,
+                      false))
+              .required("created_at", str("UTC time of creation."))
+              .build();
+      case "assumptions" ->
+          Schema.object()
+              .required("assumption_id", str("The assumption."))
+              .required("statement", str("What is assumed."))
+              .required("context", optStr("Why it matters, as given."))
+              .required("confidence", Schema.nullable(Schema.number("Caller-reported confidence.")))
+              .required("status", Schema.enumOf("Its status now.", assumptionStatuses))
+              .required("created_at", str("UTC time of creation."))
+              .required("updated_at", str("UTC time of the last change."))
+              .build();
+      case "assumption_events" ->
+          Schema.object()
+              .required("assumption_id", str("The assumption."))
+              .required("position", Schema.integer("Order among its updates, from 1."))
+              .required("previous_status", Schema.enumOf("Status before.", assumptionStatuses))
+              .required("new_status", Schema.enumOf("Status after.", assumptionStatuses))
+              .required("reason", str("Why it changed."))
+              .required("created_at", str("UTC time of the update."))
+              .build();
+      case "evidence" -> evidence();
+      case "reviews" ->
+          Schema.object()
+              .required("review_id", str("The saved review."))
+              .required("target_type", Schema.enumOf("What was reviewed.", "claim", "decision"))
+              .required("target_id", optStr("The claim, for a claim review."))
+              .required("decision", optStr("The decision statement, for a decision review."))
+              .required("status", str("The review's status (see cortex_review)."))
+              .required(
+                  "policy_version",
+                  Schema.enumOf("The policy it applied.", "strict-1", "provisional-1"))
+              .required("created_at", str("UTC time of the review."))
+              .build();
+      case "test_runs" ->
+          Schema.object()
+              .required("run_id", str("The receipt."))
+              .required("claim_id", str("The claim it was recorded for."))
+              .required("criterion_id", str("The criterion it was recorded for."))
+              .required("git_revision", str("The commit the tests ran at."))
+              .required("runner", str("The runner used, e.g. maven or pytest."))
+              .required("runner_version", optStr("Its version, when known."))
+              .required(
+                  "files", Schema.array("The test files run.", Schema.string(null), 0, 0, false))
+              .required("exit_code", Schema.integer("The runner's exit code; 0 passed."))
+              .required("started_at", str("UTC time the run started."))
+              .required("finished_at", str("UTC time it finished."))
+              .required("created_at", str("UTC time the receipt was saved."))
+              .build();
+      default -> throw new IllegalArgumentException("unknown collection " + collection);
+    };
   }
 }

@@ -51,11 +51,8 @@ final class ContextTool {
                 .required("callbackSource", nullableText)
                 .required(
                     "board",
-                    Schema.nullable(
-                        Schema.object()
-                            .open()
-                            .description("The board bound to a web session.")
-                            .build()))
+                    Schema.any(
+                        "The board bound to a web session, as the workbench gave it, or null."))
                 .build())
         .hints(ToolHints.readOnlyLocal())
         .build();

@@ -57,10 +57,10 @@ final class CostQuery {
             "plan_usd", Schema.number("Of which used on a subscription plan (its API-rate value)."))
         .required(
             "by_source",
-            Schema.object()
-                .open()
-                .description("Spend by source: turn, later subagent, worker, ...")
-                .build())
+            Schema.map(
+                "Spend by source: turn, later subagent, worker, ...",
+                "^.+$",
+                Schema.number("US dollars spent by that source.")))
         .required(
             "tokens",
             Schema.object()

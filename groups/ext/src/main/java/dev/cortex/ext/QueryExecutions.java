@@ -83,7 +83,12 @@ final class QueryExecutions {
                 + " shows as stale. Read-only.")
         .input(
             Schema.object()
-                .optional("execution_id", Schema.string("One execution's id.", 1, 128))
+                .optional(
+                    "execution_id",
+                    Schema.string(
+                        "The id of one execution record, as a listing of query_executions gives it.",
+                        1,
+                        128))
                 .optional(
                     "status",
                     Schema.enumOf(

@@ -266,12 +266,10 @@ final class WaitTools {
 
   private static Map<String, Object> recipeSchema() {
     Map<String, Object> env =
-        Schema.object()
-            .open()
-            .description(
-                "Environment under which a bare 'cortex signal --status ok' signals this"
-                    + " waitpoint.")
-            .build();
+        Schema.map(
+            "Environment under which a bare 'cortex signal --status ok' signals this waitpoint.",
+            "^[A-Za-z_][A-Za-z0-9_]*$",
+            Schema.string("The variable's value."));
     return Schema.object()
         .description("Ready-made ways to signal the waitpoint; paste them, do not compose one.")
         .required("command", Schema.string("A 'cortex signal' command line (status ok)."))

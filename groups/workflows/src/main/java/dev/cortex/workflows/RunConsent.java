@@ -36,15 +36,15 @@ final class RunConsent {
    *
    * @throws ToolException CONSENT_DECLINED, CONSENT_TIMEOUT or CONSENT_UNAVAILABLE
    */
-  void confirm(Workflows.Prepared prepared, Confirmer confirmer) {
+  void confirm(Workflows.Prepared prepared, Confirmer confirmer, Surface surface) {
     Sources.Loaded loaded = prepared.loaded();
     Manifest manifest = loaded.manifest();
     if (trustRequired(loaded)) {
-      Decision trusted = confirmer.confirm(trustQuestion(loaded));
+      Decision trusted = confirmer.confirm(trustQuestion(loaded, surface));
       require(trusted, "trust in " + loaded.ref().ref() + " at " + shortCommit(loaded), prepared);
       trust.record(loaded.ref(), manifest.name(), manifest.capabilities());
     }
-    Decision run = confirmer.confirm(runQuestion(prepared));
+    Decision run = confirmer.confirm(runQuestion(prepared, surface));
     require(run, "the run of workflow '" + manifest.name() + "'", prepared);
   }
 
@@ -63,7 +63,12 @@ final class RunConsent {
       case TIMED_OUT ->
           throw new ToolException(
               WorkflowErrors.CONSENT_TIMEOUT,
-              "Nobody answered the confirmation of " + what + " in time (5 minutes). Nothing ran.");
+              "Nobody answered the confirmation of "
+                  + what
+                  + (decision.detail() == null ? " in time" : " within " + decision.detail())
+                  + ". Nothing ran. The wait is CORTEX_CONFIRM_TIMEOUT_SECONDS of the server (at"
+                  + " most 300), kept short by default so that the question ends before a client"
+                  + " gives up on the call.");
       case NO_CHANNEL ->
           throw new ToolException(
               WorkflowErrors.CONSENT_UNAVAILABLE,
@@ -92,11 +97,18 @@ final class RunConsent {
     return "A person can run it from a terminal, where it asks on the spot: " + command;
   }
 
-  static Confirmation runQuestion(Workflows.Prepared prepared) {
+  /**
+   * The question before a run: an agent's request when the MCP server asks, the person's own
+   * command on the command line.
+   */
+  static Confirmation runQuestion(Workflows.Prepared prepared, Surface surface) {
     Sources.Loaded loaded = prepared.loaded();
     Manifest manifest = loaded.manifest();
     StringBuilder text =
-        new StringBuilder("An agent asks to run workflow '")
+        new StringBuilder(
+                surface == Surface.MCP
+                    ? "An agent asks to run workflow '"
+                    : "You are about to run workflow '")
             .append(oneLine(manifest.name()))
             .append("' ")
             .append(oneLine(manifest.version()))
@@ -119,12 +131,16 @@ final class RunConsent {
         Confirmation.Kind.RUN, "run " + oneLine(manifest.name()), text.toString(), "Run");
   }
 
-  static Confirmation trustQuestion(Sources.Loaded loaded) {
+  static Confirmation trustQuestion(Sources.Loaded loaded, Surface surface) {
     Manifest manifest = loaded.manifest();
     WorkflowRef ref = loaded.ref();
     String text =
-        "An agent asks to run a workflow from a Git repository this machine has not trusted at"
-            + " this commit.\n\nRef: "
+        (surface == Surface.MCP
+                ? "An agent asks to run a workflow from a Git repository this machine has not"
+                    + " trusted at this commit."
+                : "This workflow comes from a Git repository this machine has not trusted at this"
+                    + " commit.")
+            + "\n\nRef: "
             + oneLine(ref.ref())
             + "\nRepository: "
             + oneLine(ref.repository())

@@ -181,7 +181,19 @@ public final class Sources {
       throw new ToolException(
           WorkflowErrors.INVALID_MANIFEST, "workflow '" + ref + "' is not UTF-8 text");
     } catch (IOException e) {
-      throw ToolException.invalidReference("workflow '" + ref + "' cannot be read");
+      throw ToolException.invalidReference(
+          "workflow '" + ref + "' cannot be read: " + readProblem(e));
     }
+  }
+
+  /** Why a file could not be read, in words, without the path the caller gave already. */
+  static String readProblem(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason().toLowerCase(java.util.Locale.ROOT);
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 }

@@ -8,9 +8,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A run's trace as tools return it. Any single step output larger than {@link #ELISION_BYTES} is
- * replaced by a note with the exact {@code runs_show} call that fetches it; statuses, summaries,
- * durations and costs are always kept. The trace on disk is never elided.
+ * A run's trace as tools and commands return it. Any single step output larger than {@link
+ * #ELISION_BYTES} is replaced by a note with the exact {@code runs_show} call (on the command line,
+ * the {@code cortex runs show} command) that fetches it; statuses, summaries, durations and costs
+ * are always kept. The trace on disk is never elided.
  */
 public final class TraceView {
   /** Outputs over this many bytes of JSON are elided from returned traces. */
@@ -18,8 +19,18 @@ public final class TraceView {
 
   private TraceView() {}
 
-  /** The trace of {@code run}, with large outputs elided unless {@code full}. */
+  /**
+   * The trace of {@code run} as a tool returns it, with large outputs elided unless {@code full}.
+   */
   public static JsonNode of(RunRecord run, boolean full) {
+    return of(run, full, Surface.MCP);
+  }
+
+  /**
+   * The trace of {@code run}, with large outputs elided unless {@code full}, each elision naming
+   * how to fetch the output where the trace is read.
+   */
+  public static JsonNode of(RunRecord run, boolean full, Surface surface) {
     ObjectNode tree = (ObjectNode) Json.tree(run);
     if (full) {
       return tree;
@@ -36,16 +47,26 @@ public final class TraceView {
         node.putNull("output");
         ObjectNode note = node.putObject("output_elided");
         note.put("bytes", bytes);
-        note.put(
-            "note",
-            "Output of "
-                + Describe.bytes(bytes)
-                + " elided. Fetch it with runs_show "
-                + fetchCall(run.runId(), id)
-                + " (an answer over "
-                + dev.cortex.mcp.AnswerBound.MAX_CHARS
-                + " characters comes as a file and a 2 KB preview).");
-        note.set("runs_show", Json.tree(java.util.Map.of("run_id", run.runId(), "activity", id)));
+        if (surface == Surface.MCP) {
+          note.put(
+              "note",
+              "Output of "
+                  + Describe.bytes(bytes)
+                  + " elided. Fetch it with "
+                  + surface.fetchOutput(run.runId(), id)
+                  + " (an answer over "
+                  + dev.cortex.mcp.AnswerBound.MAX_CHARS
+                  + " characters comes as a file and a 2 KB preview).");
+          note.set("runs_show", Json.tree(java.util.Map.of("run_id", run.runId(), "activity", id)));
+        } else {
+          note.put(
+              "note",
+              "Output of "
+                  + Describe.bytes(bytes)
+                  + " elided. Print it with: "
+                  + surface.fetchOutput(run.runId(), id));
+          note.put("command", surface.fetchOutput(run.runId(), id));
+        }
       }
     }
     return tree;

@@ -19,7 +19,7 @@ public final class WorkflowErrors {
   /** The human declined the confirmation (a run, or trust in a remote workflow); nothing ran. */
   public static final String CONSENT_DECLINED = "CONSENT_DECLINED";
 
-  /** Nobody answered the confirmation within five minutes; nothing ran. */
+  /** Nobody answered the confirmation within the wait (45 s unless set; 5 minutes at most). */
   public static final String CONSENT_TIMEOUT = "CONSENT_TIMEOUT";
 
   /**

@@ -35,9 +35,7 @@ final class WorkflowTools {
   }
 
   /** The statuses a run can have, as tools report and filter them. */
-  static final String[] RUN_STATUSES = {
-    "running", "succeeded", "failed", "interrupted", "cancelled"
-  };
+  static final String[] RUN_STATUSES = WorkflowSchemas.RUN_STATUSES;
 
   List<ToolSpec> specs() {
     return List.of(check(), show(), run(), runsList(), runsShow(), runsCancel(), status());
@@ -57,7 +55,10 @@ final class WorkflowTools {
   private static Map<String, Object> paramsArgument() {
     return Schema.object()
         .description(
-            "Parameter values by name, with their JSON types (a number is not given as a string).")
+            "Parameter values by name, each as JSON of the type the manifest declares for it: a"
+                + " number as 3 (not \"3\"), a boolean as true, an array as [..]; show lists the"
+                + " parameters, their types and defaults. Omitted parameters take their defaults;"
+                + " a name the workflow does not declare is an error.")
         .open()
         .build();
   }
@@ -68,30 +69,24 @@ final class WorkflowTools {
         .description(
             "Preflights a workflow without running anything: validates the manifest (every problem"
                 + " with file, line and field), resolves the parameters (type, required, enum,"
-                + " min/max), checks the declared capabilities and that the programs, MCP servers"
-                + " and database drivers the steps need exist here. Returns the resolved parameters"
+                + " min/max), checks the declared capabilities, that the programs, MCP servers,"
+                + " database drivers and model API keys the steps need exist here, and that every"
+                + " input written as a literal is one the step's kind takes (e.g. exactly one of"
+                + " argv and script). Returns the resolved parameters"
                 + " and the steps. Never asks the human anything: consent_required is true when a"
                 + " run of this remote workflow would first ask the human to trust it at this"
                 + " commit. For a remote ref it reaches the network: the repository is fetched from"
                 + " its host (over SSH with the server user's keys for ssh refs) unless the ref is a"
-                + " full commit already in the local cache.")
+                + " full commit already in the local cache. Use it before run, with the parameters"
+                + " you mean to pass, to learn whether a run would start here; a problem is an"
+                + " error (INVALID_MANIFEST, INVALID_PARAMETERS, PREFLIGHT_FAILED) that says what to"
+                + " fix. To learn what a workflow takes and does, use show.")
         .input(
             Schema.object()
                 .required("workflow", workflowArgument())
                 .optional("params", paramsArgument())
                 .build())
-        .output(
-            loose(
-                "ok", Schema.bool("True when the workflow can run with these parameters."),
-                "consent_required",
-                    Schema.bool(
-                        "True when run would first ask the human to trust this remote workflow at"
-                            + " this commit (every run is also confirmed on its own)."),
-                "workflow", Schema.object().open().build(),
-                "parameters", Schema.object().open().build(),
-                "steps",
-                    Schema.array(
-                        "The steps, in order.", Schema.object().open().build(), 0, 0, false)))
+        .output(WorkflowSchemas.check())
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -111,15 +106,12 @@ final class WorkflowTools {
         .description(
             "Describes a workflow: name, version, description, its parameters with types and"
                 + " defaults, declared capabilities, MCP servers, and each step's kind and inputs."
-                + " A remote ref's repository is fetched from its host, as for check.")
+                + " A remote ref's repository is fetched from its host, as for check. Use it to"
+                + " learn which parameters to pass and what the steps do; it takes no parameters"
+                + " and checks nothing beyond the manifest (whether a run would start here is"
+                + " check's question).")
         .input(Schema.object().required("workflow", workflowArgument()).build())
-        .output(
-            loose(
-                "workflow", Schema.object().open().build(),
-                "parameters", Schema.object().open().build(),
-                "steps",
-                    Schema.array(
-                        "The steps, in order.", Schema.object().open().build(), 0, 0, false)))
+        .output(WorkflowSchemas.show())
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -141,8 +133,10 @@ final class WorkflowTools {
                 + " first asks the human to confirm it (the workflow, its source and parameters)"
                 + " through the client's elicitation form or a dialog on the server's machine, and"
                 + " a remote workflow not yet trusted at its commit also asks for trust; declined,"
-                + " unanswered in 5 minutes, or no way to ask: the call fails with a CONSENT_ code"
-                + " and nothing runs.")
+                + " unanswered within the server's wait (45 s unless it is set longer), or no way"
+                + " to ask: the call fails with a CONSENT_ code and nothing runs. A failed step is"
+                + " no tool error: the trace says status failed and why. Call check first when"
+                + " unsure of the parameters.")
         .input(
             Schema.object()
                 .required("workflow", workflowArgument())
@@ -159,10 +153,7 @@ final class WorkflowTools {
                             + " notifications/cancelled (default false: the run goes on to its end;"
                             + " only the answer is dropped)."))
                 .build())
-        .output(
-            loose(
-                "run_id", Schema.string("The run's id."),
-                "status", Schema.enumOf("Where the run stands.", RUN_STATUSES)))
+        .output(WorkflowSchemas.run())
         .hints(RUNS)
         .blocking()
         .build();
@@ -268,11 +259,17 @@ final class WorkflowTools {
             "Lists runs newest first, with status, times, step counts and cost. Filter by workflow"
                 + " name, status or start time. Runs whose process died are reported interrupted"
                 + " (a human resumes them with `cortex runs resume RUN`); stopped runs are"
-                + " cancelled, with who cancelled them and when.")
+                + " cancelled, with who cancelled them and when. Use it to find a run's id; read one"
+                + " run's steps and outputs with runs_show, and the engine's state with status.")
         .input(
             Schema.object()
                 .optional(
-                    "workflow", Schema.string("Only runs of the workflow with this name.", 1, 256))
+                    "workflow",
+                    Schema.string(
+                        "Only runs of the workflow with this name, as its manifest names it (e.g."
+                            + " shell-pipeline; not a path or a remote ref).",
+                        1,
+                        256))
                 .optional("status", Schema.enumOf("Only runs in this status.", RUN_STATUSES))
                 .optional(
                     "since",
@@ -282,12 +279,7 @@ final class WorkflowTools {
                         64))
                 .optional("limit", Schema.integer("How many runs at most (default 20).", 1, 200))
                 .build())
-        .output(
-            loose(
-                "runs",
-                    Schema.array(
-                        "The runs, newest first.", Schema.object().open().build(), 0, 0, false),
-                "count", Schema.integer("How many runs were returned.")))
+        .output(WorkflowSchemas.runsList())
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -311,19 +303,27 @@ final class WorkflowTools {
             "Shows a run's trace: status, times, cost, and each step's status, attempts, duration,"
                 + " cost, output and output_summary. Outputs over ~2 KB are elided unless full is"
                 + " true; activity gives one step's record with its whole output. A running run"
-                + " shows its progress so far.")
+                + " shows its progress so far. Use it to follow a detached run until its status"
+                + " is no longer running, and to fetch an output a trace elided; find run ids with"
+                + " runs_list.")
         .input(
             Schema.object()
                 .required(
                     "run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
                 .optional(
-                    "activity", Schema.string("A step id: return that step's full record.", 1, 128))
-                .optional("full", Schema.bool("Return every output inline, however large."))
+                    "activity",
+                    Schema.string(
+                        "A step id of the run, e.g. fetch: return that step's record with its whole"
+                            + " output (as an elided output's note names it).",
+                        1,
+                        128))
+                .optional(
+                    "full",
+                    Schema.bool(
+                        "true: every output inline, however large (default false: outputs over 2"
+                            + " KB are elided, each with the call that fetches it)."))
                 .build())
-        .output(
-            loose(
-                "run_id", Schema.string("The run's id."),
-                "status", Schema.enumOf("Where the run stands.", RUN_STATUSES)))
+        .output(WorkflowSchemas.runsShow())
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -354,18 +354,20 @@ final class WorkflowTools {
                 + " saying who cancelled it, when and why. Waits up to 30 s for the run to end and"
                 + " returns its trace (status cancelled; a run still running then has a note). A"
                 + " cancelled run is not resumed. This tool only stops: it cannot start, resume or"
-                + " approve anything. A run that already ended is a RUN_STATE error.")
+                + " approve anything; to look at a run use runs_show. A run that already ended is a"
+                + " RUN_STATE error.")
         .input(
             Schema.object()
                 .required(
                     "run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
                 .optional(
-                    "reason", Schema.string("Why the run is stopped, kept in its trace.", 1, 500))
+                    "reason",
+                    Schema.string(
+                        "Why the run is stopped, in a sentence a person reads later in its trace.",
+                        1,
+                        500))
                 .build())
-        .output(
-            loose(
-                "run_id", Schema.string("The run's id."),
-                "status", Schema.enumOf("Where the run stands.", RUN_STATUSES)))
+        .output(WorkflowSchemas.runsCancel())
         .hints(new ToolHints(false, false, true, false))
         .blocking()
         .build();
@@ -390,14 +392,13 @@ final class WorkflowTools {
         .title("Workflow engine status")
         .description(
             "Reports the Cortex version, its home directory, the engine and whether it is"
-                + " reachable, run counts by status and how many workflows the local library holds.")
+                + " reachable, run counts by status, how many workflows the local library holds"
+                + " and the step kinds it runs. Use it to learn whether workflows can run here"
+                + " (engine.reachable) before a run, or why they cannot. It is no liveness probe of"
+                + " the server (the evidence group's cortex_health answers that without opening"
+                + " any database) and lists no runs (runs_list does).")
         .input(Schema.object().build())
-        .output(
-            loose(
-                "version", Schema.string("The Cortex version."),
-                "home", Schema.string("The Cortex home directory."),
-                "engine", Schema.object().open().build(),
-                "runs", Schema.object().open().build()))
+        .output(WorkflowSchemas.status())
         .hints(ToolHints.readOnlyLocal())
         .blocking()
         .build();
@@ -406,16 +407,5 @@ final class WorkflowTools {
   private static String text(JsonNode args, String field) {
     JsonNode value = args.get(field);
     return value == null || value.isNull() ? null : value.asString();
-  }
-
-  /** An open object schema requiring each of the given properties. */
-  private static Map<String, Object> loose(Object... properties) {
-    Schema.ObjectBuilder builder = Schema.object().open();
-    for (int i = 0; i < properties.length; i += 2) {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> schema = (Map<String, Object>) properties[i + 1];
-      builder.required((String) properties[i], schema);
-    }
-    return builder.build();
   }
 }

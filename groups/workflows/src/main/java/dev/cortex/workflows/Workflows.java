@@ -231,7 +231,15 @@ public final class Workflows {
    * @throws ToolException CONSENT_DECLINED, CONSENT_TIMEOUT or CONSENT_UNAVAILABLE: nothing ran
    */
   public void confirm(Prepared prepared, Confirmer confirmer) {
-    consent.confirm(prepared, confirmer);
+    confirm(prepared, confirmer, Surface.MCP);
+  }
+
+  /**
+   * As {@link #confirm(Prepared, Confirmer)}, the questions worded for {@code surface}: an agent's
+   * request (MCP), or the command the person typed (CLI).
+   */
+  public void confirm(Prepared prepared, Confirmer confirmer, Surface surface) {
+    consent.confirm(prepared, confirmer, surface);
   }
 
   /** run: prepares, then starts the run; the handle's await gives the final record. */
@@ -246,7 +254,7 @@ public final class Workflows {
   /** runs resume: continues an interrupted or failed run from its first unfinished step. */
   public RunHandle resume(String runId, RunListener listener) {
     sweep();
-    RunRecord run = stored(runId);
+    RunRecord run = stored(runId, Surface.CLI);
     if (run.status() == RunStatus.RUNNING
         || run.status() == RunStatus.SUCCEEDED
         || run.status() == RunStatus.CANCELLED) {
@@ -274,10 +282,18 @@ public final class Workflows {
    * waits up to {@link #CANCEL_WAIT} for it to end and returns its trace.
    */
   public JsonNode cancel(String runId, String by, String reason) throws InterruptedException {
+    return cancel(runId, by, reason, Surface.MCP);
+  }
+
+  /**
+   * As {@link #cancel(String, String, String)}, with the notes of the trace for {@code surface}.
+   */
+  public JsonNode cancel(String runId, String by, String reason, Surface surface)
+      throws InterruptedException {
     sweep();
-    RunRecord run = stored(runId);
+    RunRecord run = stored(runId, surface);
     if (run.status() == RunStatus.CANCELLED) {
-      return TraceView.of(run, false);
+      return TraceView.of(run, false, surface);
     }
     if (run.status() == RunStatus.SUCCEEDED || run.status() == RunStatus.FAILED) {
       throw new ToolException(
@@ -302,20 +318,20 @@ public final class Workflows {
       throw new ToolException(WorkflowErrors.RUN_STATE, e.getMessage());
     }
     long deadline = System.nanoTime() + CANCEL_WAIT.toNanos();
-    RunRecord now = stored(runId);
+    RunRecord now = stored(runId, surface);
     while (!now.status().ended() && System.nanoTime() < deadline) {
       Thread.sleep(100);
       store.sweep();
-      now = stored(runId);
+      now = stored(runId, surface);
     }
-    JsonNode trace = TraceView.of(now, false);
+    JsonNode trace = TraceView.of(now, false, surface);
     if (!now.status().ended() && trace instanceof tools.jackson.databind.node.ObjectNode node) {
       node.put(
           "note",
           "Cancellation was asked for; the process running the run has not ended it yet. Follow"
-              + " it with runs_show {\"run_id\":\""
-              + runId
-              + "\"}.");
+              + " it with "
+              + surface.follow(runId)
+              + ".");
     }
     return trace;
   }
@@ -356,8 +372,15 @@ public final class Workflows {
 
   /** runs_show: a run's trace (large outputs elided unless full), or one step in full. */
   public JsonNode showRun(String runId, String activity, boolean full) {
+    return showRun(runId, activity, full, Surface.MCP);
+  }
+
+  /**
+   * As {@link #showRun(String, String, boolean)}, with the notes of the trace for {@code surface}.
+   */
+  public JsonNode showRun(String runId, String activity, boolean full, Surface surface) {
     sweep();
-    RunRecord run = stored(runId);
+    RunRecord run = stored(runId, surface);
     if (activity != null) {
       StepRecord step =
           run.step(activity)
@@ -377,7 +400,7 @@ public final class Workflows {
       shown.put("step", step);
       return Json.tree(shown);
     }
-    return TraceView.of(run, full);
+    return TraceView.of(run, full, surface);
   }
 
   /** status: version, home, engine, counts. */
@@ -440,13 +463,20 @@ public final class Workflows {
   }
 
   private RunRecord stored(String runId) {
+    return stored(runId, Surface.MCP);
+  }
+
+  private RunRecord stored(String runId, Surface surface) {
     if (!TraceFiles.isRunId(runId)) {
       throw ToolException.invalidArgument(
           "run_id: '" + runId + "' is not a run id (they look like 20261130T094512Z-k3m9x2qa)");
     }
     return store
         .load(runId)
-        .orElseThrow(() -> ToolException.invalidReference("no run " + runId + " (see runs_list)"))
+        .orElseThrow(
+            () ->
+                ToolException.invalidReference(
+                    "no run " + runId + " (see " + surface.listRuns() + ")"))
         .record();
   }
 

@@ -30,11 +30,25 @@ public final class WorkflowsGroup {
    */
   public static CapabilityGroup create(
       String version, Supplier<Workflows> workflows, ConsentPolicy consent) {
-    return DESCRIPTOR.group(
-        new WorkflowTools(workflows, consent).specs(),
-        SkillResources.prompts(version),
-        SkillResources.resources(version));
+    return DESCRIPTOR
+        .group(
+            new WorkflowTools(workflows, consent).specs(),
+            SkillResources.prompts(version),
+            SkillResources.resources(version))
+        .withInstructions(INSTRUCTIONS);
   }
+
+  /** How an agent uses the group, for the server's instructions. */
+  static final String INSTRUCTIONS =
+      "workflows: saved procedures that a person approves run by run. show a workflow to learn"
+          + " its parameters, check it with the parameters you mean to pass, then run it. Every"
+          + " run first asks the person (the client's form, or a dialog on the server's machine)"
+          + " and waits for them; a declined or unanswered run ran nothing, so do not retry it"
+          + " unasked. A failed step is no tool error: read the trace's step status and error."
+          + " For long workflows pass detach: true and follow the run with runs_show; runs_list"
+          + " finds runs, runs_cancel stops one, status says whether the engine can take runs."
+          + " No tool saves a workflow: draft a manifest with the cortex-save-workflow prompt and a"
+          + " person saves it with cortex workflows save.";
 
   /** The workflows area's tables, for whoever opens the shared database. */
   public static Area storageArea() {

@@ -73,7 +73,8 @@ class RunConsentTest {
         question -> {
           asked.add(question);
           return new Decision(queue.remove(0), "test", "no way to ask here");
-        });
+        },
+        Surface.MCP);
   }
 
   String remote(String file) {
@@ -138,6 +139,29 @@ class RunConsentTest {
     assertThat(consent.trustRequired(sources.load(remote("other.yaml"))))
         .as("trusting one workflow does not trust its neighbour")
         .isTrue();
+  }
+
+  @Test
+  void onTheCommandLine_theQuestionsSpeakToThePersonWhoTypedIt_overMcpOfTheAgent() {
+    consent.confirm(
+        prepared(remote("greet.yaml")),
+        question -> {
+          asked.add(question);
+          return Decision.approved("terminal");
+        },
+        Surface.CLI);
+    List<Confirmation> cli = List.copyOf(asked);
+    asked.clear();
+    confirm(prepared(remote("other.yaml")), Decision.Outcome.APPROVED, Decision.Outcome.APPROVED);
+
+    assertThat(cli.get(0).message())
+        .startsWith("This workflow comes from a Git repository")
+        .doesNotContain("agent");
+    assertThat(cli.get(1).message())
+        .startsWith("You are about to run workflow 'greet'")
+        .doesNotContain("agent");
+    assertThat(asked.get(0).message()).startsWith("An agent asks to run a workflow");
+    assertThat(asked.get(1).message()).startsWith("An agent asks to run workflow");
   }
 
   @Test

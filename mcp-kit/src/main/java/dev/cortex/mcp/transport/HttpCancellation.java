@@ -1,10 +1,6 @@
 package dev.cortex.mcp.transport;
 
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.Writer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -86,64 +82,18 @@ final class HttpCancellation {
     return requests != null && requests.cancel(id);
   }
 
-  private static final class Muting extends HttpServletResponseWrapper {
+  /** Sends each event of the stream until the request is cancelled, then nothing. */
+  private static final class Muting extends SseResponse {
     private final Exchange exchange;
-    private PrintWriter writer;
 
     Muting(HttpServletResponse response, Exchange exchange) {
       super(response);
       this.exchange = exchange;
     }
 
-    /** Only an SSE stream is filtered: error bodies are written whole, without a flush. */
     @Override
-    public PrintWriter getWriter() throws IOException {
-      String type = getContentType();
-      if (type == null || !type.startsWith("text/event-stream")) {
-        return super.getWriter();
-      }
-      if (writer == null) {
-        writer = new PrintWriter(new EventWriter(super.getWriter(), exchange));
-      }
-      return writer;
-    }
-  }
-
-  /**
-   * Buffers what the servlet writes up to each flush (the SDK flushes once per SSE event), then
-   * sends it, or drops it when the request was cancelled.
-   */
-  static final class EventWriter extends Writer {
-    private final PrintWriter target;
-    private final Exchange exchange;
-    private final StringBuilder event = new StringBuilder();
-
-    EventWriter(PrintWriter target, Exchange exchange) {
-      this.target = target;
-      this.exchange = exchange;
-    }
-
-    @Override
-    public void write(char[] chars, int offset, int length) {
-      event.append(chars, offset, length);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      if (!exchange.cancelled()) {
-        target.write(event.toString());
-        target.flush();
-      }
-      event.setLength(0);
-      if (target.checkError()) {
-        throw new IOException("client disconnected");
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      flush();
-      target.close();
+    String event(String written) {
+      return exchange.cancelled() ? null : written;
     }
   }
 }

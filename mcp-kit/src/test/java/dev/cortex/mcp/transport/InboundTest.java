@@ -135,7 +135,7 @@ class InboundTest {
     AtomicLong ids = new AtomicLong();
     String events = "id: session-1\nevent: message\ndata: {\"a\":1}\n\nid: session-1\ndata: {}\n\n";
 
-    assertThat(EventIds.Renumbering.renumber(events, ids))
+    assertThat(EventIds.renumber(events, ids))
         .isEqualTo("id: 1\nevent: message\ndata: {\"a\":1}\n\nid: 2\ndata: {}\n\n");
   }
 }

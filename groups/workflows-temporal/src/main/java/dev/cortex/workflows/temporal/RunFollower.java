@@ -11,7 +11,11 @@ import dev.cortex.workflows.run.TraceFiles;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
+import io.temporal.failure.ApplicationFailure;
 import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.failure.TerminatedFailure;
+import io.temporal.failure.TimeoutFailure;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -160,12 +164,43 @@ final class RunFollower implements Runnable {
           asked != null ? asked : new Cancellation("Temporal workflow cancellation", now, null),
           next < run.steps().size() ? next : -1);
     }
-    String message = cause == null ? "unknown" : cause.getMessage();
     return run.ended(
         now,
         0,
         new RunRecord.RunError(
-            null, "engine", "the run ended on Temporal without its record: " + message));
+            null, "engine", "the run ended on Temporal without its record: " + why(cause)));
+  }
+
+  /**
+   * Why a workflow closed without its result, in a sentence: terminated (with the reason given),
+   * timed out (which timeout), or failed (with the failure's own message), else the innermost
+   * message there is.
+   */
+  static String why(Throwable cause) {
+    String innermost = null;
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof TerminatedFailure terminated) {
+        String reason = terminated.getOriginalMessage();
+        return "its workflow was terminated"
+            + (reason == null || reason.isBlank() ? " from outside" : ": " + reason);
+      }
+      if (t instanceof TimeoutFailure timeout) {
+        return "its workflow timed out ("
+            + timeout.getTimeoutType().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+            + ")";
+      }
+      if (t instanceof ApplicationFailure failure) {
+        return "its workflow failed: "
+            + failure.getOriginalMessage()
+            + (failure.getType() == null ? "" : " (" + failure.getType() + ")");
+      }
+      if (t instanceof TemporalFailure failure && !failure.getOriginalMessage().isBlank()) {
+        innermost = failure.getOriginalMessage();
+      } else if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        innermost = t.getMessage();
+      }
+    }
+    return innermost == null ? "Temporal gave no reason" : innermost;
   }
 
   /** Writes the end into this home's index and trace when no worker of this home did. */

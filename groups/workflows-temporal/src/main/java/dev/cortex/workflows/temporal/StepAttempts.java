@@ -14,6 +14,7 @@ import dev.cortex.workflows.run.Attempt;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCompletionException;
+import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 import java.util.Map;
@@ -35,6 +36,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * it started.
  */
 final class StepAttempts implements StepActivity {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StepAttempts.class);
+
   private static final ExecutorService THREADS =
       Executors.newCachedThreadPool(
           new java.util.concurrent.ThreadFactory() {
@@ -121,6 +124,13 @@ final class StepAttempts implements StepActivity {
             TemporalExecutor.WORKER_STOPPED);
       } catch (ExecutionException e) {
         if (e.getCause() instanceof ActivityFailure failure) {
+          log.warn(
+              "run {}: step '{}' attempt {} failed ({}): {}",
+              call.runId(),
+              call.stepId(),
+              attempt,
+              failure.kind(),
+              failure.getMessage());
           throw failure(failure, attempt);
         }
         throw ApplicationFailure.newNonRetryableFailure(
@@ -143,12 +153,19 @@ final class StepAttempts implements StepActivity {
     }
   }
 
-  /** The Temporal failure of a failed attempt, retryable as the failure says. */
+  /**
+   * The Temporal failure of a failed attempt, retryable as the failure says. A step failing is the
+   * workflow's business, not the worker's: the failure is benign, so the SDK logs it at debug level
+   * instead of a warning with a stack trace (the worker logs one line of its own).
+   */
   static ApplicationFailure failure(ActivityFailure failure, int attempt) {
-    String details = Wire.write(new Wire.Failed(failure.output(), attempt));
-    return failure.retryable()
-        ? ApplicationFailure.newFailure(failure.getMessage(), failure.kind(), details)
-        : ApplicationFailure.newNonRetryableFailure(failure.getMessage(), failure.kind(), details);
+    return ApplicationFailure.newBuilder()
+        .setMessage(failure.getMessage())
+        .setType(failure.kind())
+        .setDetails(Wire.write(new Wire.Failed(failure.output(), attempt)))
+        .setNonRetryable(!failure.retryable())
+        .setCategory(ApplicationErrorCategory.BENIGN)
+        .build();
   }
 
   /** The call's manifest, parsed once per worker. */

@@ -365,6 +365,42 @@ class TemporalEngineTest {
         .isEqualTo("cancelled");
   }
 
+  @Test
+  void aRunTerminatedOnTemporal_endsFailed_sayingWhy() throws Exception {
+    Path marks = java.nio.file.Files.createDirectories(dir.resolve("marks"));
+    String yaml =
+        """
+        name: terminated
+        version: '1'
+        capabilities: [shell]
+        steps:
+          - id: work
+            kind: shell
+            with:
+              script: "touch %s/started; sleep 300"
+        """
+            .formatted(marks);
+    dev.cortex.workflows.run.RunHandle handle = engine.start(request(yaml), RunListener.NONE);
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!java.nio.file.Files.exists(marks.resolve("started"))) {
+      assertThat(System.nanoTime()).as("the step started").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+    try (Connection connection = Connection.open(settings(temporal.address(), "any"), Map.of())) {
+      connection
+          .client
+          .newUntypedWorkflowStub(handle.runId())
+          .terminate("an operator cleared the queue");
+    }
+
+    RunRecord run = handle.await();
+
+    assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+    assertThat(run.error().message())
+        .startsWith("the run ended on Temporal without its record: its workflow was terminated")
+        .contains("an operator cleared the queue");
+  }
+
   /** Whether {@code pid} runs (a zombie has ended). */
   private static boolean running(long pid) {
     try {

@@ -90,7 +90,18 @@ final class ApiKeys {
       }
       return secrets;
     } catch (IOException e) {
-      throw new ActivityFailure("secrets", "cannot read " + file, null, false);
+      throw new ActivityFailure(
+          "secrets",
+          "cannot read "
+              + file
+              + ": "
+              + (e instanceof java.nio.file.AccessDeniedException
+                  ? "permission denied"
+                  : e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null
+                      ? fs.getReason().toLowerCase(java.util.Locale.ROOT)
+                      : String.valueOf(e.getMessage())),
+          null,
+          false);
     } catch (JacksonException e) {
       throw new ActivityFailure(
           "secrets", file + " is not valid JSON: " + e.getOriginalMessage(), null, false);

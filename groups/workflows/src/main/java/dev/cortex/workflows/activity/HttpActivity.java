@@ -132,18 +132,57 @@ public final class HttpActivity implements Activity {
     return ActivityResult.of(output, "HTTP " + status + ", " + OutputText.size(body.total()));
   }
 
-  private static URI uri(String url) throws ActivityFailure {
+  @Override
+  public List<String> preflight(
+      dev.cortex.workflows.Step step,
+      dev.cortex.workflows.Manifest manifest,
+      ActivityEnvironment environment) {
+    List<String> problems = new ArrayList<>();
+    OutputText.literal(step.with(), "url")
+        .flatMap(HttpActivity::urlProblem)
+        .ifPresent(p -> problems.add("step '" + step.id() + "': " + p));
+    if (step.with().get("headers") instanceof Map<?, ?> headers) {
+      for (Map.Entry<?, ?> header : headers.entrySet()) {
+        String name = String.valueOf(header.getKey());
+        String value =
+            header.getValue() instanceof String text && OutputText.isLiteral(text) ? text : "x";
+        headerProblem(name, value).ifPresent(p -> problems.add("step '" + step.id() + "': " + p));
+      }
+    }
+    return problems;
+  }
+
+  /** Why {@code url} cannot be requested; empty when it can. */
+  private static Optional<String> urlProblem(String url) {
     URI uri;
     try {
       uri = URI.create(url);
     } catch (IllegalArgumentException e) {
-      throw invalidInput("url '" + url + "' is not a valid URL");
+      return Optional.of("url '" + url + "' is not a valid URL");
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-      throw invalidInput("url '" + url + "' is not an http or https URL with a host");
+      return Optional.of("url '" + url + "' is not an http or https URL with a host");
     }
-    return uri;
+    return Optional.empty();
+  }
+
+  /** Why a request cannot carry header {@code name} (with {@code value}); empty when it can. */
+  private static Optional<String> headerProblem(String name, String value) {
+    try {
+      HttpRequest.newBuilder(URI.create("http://localhost/")).header(name, value);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of("header '" + name + "' cannot be set: " + e.getMessage());
+    }
+  }
+
+  private static URI uri(String url) throws ActivityFailure {
+    Optional<String> problem = urlProblem(url);
+    if (problem.isPresent()) {
+      throw invalidInput(problem.get());
+    }
+    return URI.create(url);
   }
 
   private static HttpRequest request(URI uri, JsonNode with, Optional<Duration> timeout)

@@ -15,9 +15,12 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
@@ -56,11 +59,17 @@ public final class LlmActivity implements Activity {
                   "Ask for JSON and parse the answer into the output's json (default" + " false)."))
           .build();
 
-  private final HttpClient http;
-  private final ModelPrices prices;
+  private final java.util.function.Supplier<HttpClient> http;
+  private final java.util.function.Supplier<ModelPrices> prices;
+
+  /** The client of every default activity, built on first use so that listing tools stays cheap. */
+  private static final class Shared {
+    static final HttpClient CLIENT =
+        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+  }
 
   public LlmActivity() {
-    this(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build());
+    this(() -> Shared.CLIENT, ModelPrices::shipped);
   }
 
   /** Calls models through {@code http}, which must not follow redirects (a key could leak). */
@@ -69,8 +78,17 @@ public final class LlmActivity implements Activity {
   }
 
   LlmActivity(HttpClient http, ModelPrices prices) {
-    this.http = Objects.requireNonNull(http, "http");
-    this.prices = Objects.requireNonNull(prices, "prices");
+    Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(prices, "prices");
+    this.http = () -> http;
+    this.prices = () -> prices;
+  }
+
+  private LlmActivity(
+      java.util.function.Supplier<HttpClient> http,
+      java.util.function.Supplier<ModelPrices> prices) {
+    this.http = http;
+    this.prices = prices;
   }
 
   @Override
@@ -96,6 +114,33 @@ public final class LlmActivity implements Activity {
     return INPUT_SCHEMA;
   }
 
+  /**
+   * What a call would fail on before it reaches the model: no API key for the provider (the
+   * environment, else the secrets file), or a base URL variable that is no http(s) URL.
+   */
+  @Override
+  public List<String> preflight(
+      dev.cortex.workflows.Step step,
+      dev.cortex.workflows.Manifest manifest,
+      ActivityEnvironment environment) {
+    Object named = step.with().getOrDefault("provider", "anthropic");
+    if (!(named instanceof String name) || !OutputText.isLiteral(name)) {
+      return List.of();
+    }
+    Optional<LlmProvider> provider = LlmProvider.fromWireName(name);
+    if (provider.isEmpty()) {
+      return List.of(); // the schema's enum reports it
+    }
+    List<String> problems = new ArrayList<>();
+    try {
+      provider.get().endpoint(environment);
+      ApiKeys.find(provider.get().keyVariable(), environment);
+    } catch (ActivityFailure e) {
+      problems.add("step '" + step.id() + "': " + e.getMessage());
+    }
+    return problems;
+  }
+
   @Override
   public ActivityResult run(ActivityInput input) throws ActivityFailure, InterruptedException {
     Prompt prompt = prompt(input.with());
@@ -117,6 +162,7 @@ public final class LlmActivity implements Activity {
     if (prompt.json()) {
       output.set("json", parseJson(answer.text(), output));
     }
+    ModelPrices prices = this.prices.get();
     BigDecimal usd =
         prices
             .usd(answer.model(), answer.inputTokens(), answer.outputTokens())
@@ -151,7 +197,7 @@ public final class LlmActivity implements Activity {
   private HttpResponse<String> send(LlmProvider provider, HttpRequest request, Duration timeout)
       throws ActivityFailure, InterruptedException {
     CompletableFuture<HttpResponse<String>> future =
-        http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        http.get().sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {
       return future.get();
     } catch (InterruptedException e) {

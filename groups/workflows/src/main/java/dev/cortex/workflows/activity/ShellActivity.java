@@ -124,6 +124,14 @@ public final class ShellActivity implements Activity {
   public List<String> preflight(Step step, Manifest manifest, ActivityEnvironment environment) {
     List<String> problems = new ArrayList<>();
     Map<String, Object> with = step.with();
+    commandProblem(with.containsKey("argv"), with.containsKey("script"))
+        .ifPresent(p -> problems.add(named(step, p)));
+    if (with.get("argv") instanceof List<?> argv
+        && !argv.isEmpty()
+        && argv.get(0) instanceof String program
+        && program.isEmpty()) {
+      problems.add(named(step, NO_PROGRAM));
+    }
     Optional<Path> cwd = OutputText.literal(with, "cwd").flatMap(ShellActivity::path);
     if (cwd.isPresent() && !Files.isDirectory(cwd.get())) {
       problems.add(named(step, "working directory '" + with.get("cwd") + "' is not a directory"));
@@ -265,13 +273,23 @@ public final class ShellActivity implements Activity {
     return path.get();
   }
 
+  /** What a step's inputs must say about its program: exactly one of argv and script. */
+  private static Optional<String> commandProblem(boolean hasArgv, boolean hasScript) {
+    return hasArgv == hasScript
+        ? Optional.of("give exactly one of argv and script")
+        : Optional.empty();
+  }
+
+  private static final String NO_PROGRAM = "argv needs a program";
+
   private static List<String> command(JsonNode with, Map<String, String> environment)
       throws ActivityFailure {
-    boolean hasArgv = with.path("argv").isArray();
-    boolean hasScript = with.path("script").isString();
-    if (hasArgv == hasScript) {
-      throw invalidInput("give exactly one of argv and script");
+    Optional<String> problem =
+        commandProblem(with.path("argv").isArray(), with.path("script").isString());
+    if (problem.isPresent()) {
+      throw invalidInput(problem.get());
     }
+    boolean hasScript = with.path("script").isString();
     if (hasScript) {
       String script = with.get("script").stringValue();
       return ProgramPath.WINDOWS
@@ -281,7 +299,7 @@ public final class ShellActivity implements Activity {
     List<String> argv = new ArrayList<>();
     with.get("argv").forEach(arg -> argv.add(arg.asString()));
     if (argv.isEmpty() || argv.get(0).isEmpty()) {
-      throw invalidInput("argv needs a program");
+      throw invalidInput(NO_PROGRAM);
     }
     String program = argv.get(0);
     if (ProgramPath.isBareName(program)) {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Asks through channels in a configured order. The first channel that can ask here is offered at
  * once; the next is offered when the earlier ones fail, or, with a grace period, also when the
  * grace period passes without an answer. The first answer wins and every other question is
- * withdrawn. Nobody answering within the timeout is a refusal.
+ * withdrawn. The timeout bounds the whole wait of one confirmer, every question it asks together
+ * (trust, then the run): nobody answering within it is a refusal.
  */
 final class ChannelConsent implements Confirmer {
   private static final Logger log = LoggerFactory.getLogger(ChannelConsent.class);
@@ -25,6 +26,8 @@ final class ChannelConsent implements Confirmer {
   private final Duration grace;
   private final Duration timeout;
   private final LongSupplier nanoTime;
+  private long deadline;
+  private boolean started;
 
   /**
    * @param grace how long a channel has alone before the next is offered too; null to offer the
@@ -53,6 +56,10 @@ final class ChannelConsent implements Confirmer {
     if (usable.isEmpty()) {
       return Decision.noChannel(String.join("; ", reasons));
     }
+    if (!started) {
+      started = true;
+      deadline = nanoTime.getAsLong() + timeout.toNanos();
+    }
     return new Asking(confirmation, usable, reasons).await();
   }
 
@@ -63,7 +70,6 @@ final class ChannelConsent implements Confirmer {
     final List<String> reasons;
     final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     final List<CompletableFuture<Boolean>> offered = new ArrayList<>();
-    final long deadline = nanoTime.getAsLong() + timeout.toNanos();
     int next;
     int live;
     long nextOfferAt;
@@ -80,7 +86,7 @@ final class ChannelConsent implements Confirmer {
         while (true) {
           long now = nanoTime.getAsLong();
           if (now >= deadline) {
-            return withdrawAll(Decision.timedOut());
+            return withdrawAll(Decision.timedOut(timeout));
           }
           boolean more = next < usable.size();
           long until = more ? Math.min(deadline, nextOfferAt) : deadline;
@@ -108,13 +114,13 @@ final class ChannelConsent implements Confirmer {
             offerNext();
           } else if (live == 0) {
             return event.failure() == null
-                ? withdrawAll(Decision.timedOut())
+                ? withdrawAll(Decision.timedOut(timeout))
                 : withdrawAll(Decision.noChannel(String.join("; ", reasons)));
           }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return withdrawAll(Decision.timedOut());
+        return withdrawAll(Decision.timedOut(timeout));
       }
     }
 

@@ -14,19 +14,32 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code CORTEX_CONFIRM_CHANNELS}: the channels in order, a comma list of {@code elicitation}
  *       and {@code native} (default {@code elicitation,native});
- *   <li>{@code CORTEX_CONFIRM_GRACE_SECONDS}: 0–300; when set, a channel that has not been answered
- *       within it is joined by the next one (default unset: the next channel is used only when the
- *       earlier ones cannot ask or fail);
+ *   <li>{@code CORTEX_CONFIRM_GRACE_SECONDS}: 0–300 (default {@value #DEFAULT_GRACE_SECONDS}); a
+ *       channel that has not been answered within it is joined by the next one, so that a client
+ *       that declares elicitation but never shows the form still gets its human asked;
+ *   <li>{@code CORTEX_CONFIRM_TIMEOUT_SECONDS}: 1–300 (default {@value #DEFAULT_TIMEOUT_SECONDS}):
+ *       how long one call waits for its answers in all, trust and run together, kept by default
+ *       inside the 60 seconds many clients give a tool call;
  *   <li>{@code CORTEX_MCP_DISABLE_NATIVE_CONFIRM=1}: no native dialog.
  * </ul>
  *
- * Nobody answering within five minutes is a refusal; only the test-only JVM system property {@code
- * cortex.test.confirmTimeoutMillis} can shorten that, never lengthen it.
+ * Nobody answering within the wait is a refusal. Five minutes is the ceiling; the test-only JVM
+ * system property {@code cortex.test.confirmTimeoutMillis} can shorten the wait, never lengthen it.
  */
 public record ConsentSettings(List<String> channels, Duration grace, Duration timeout) {
   public static final String CHANNELS = "CORTEX_CONFIRM_CHANNELS";
   public static final String GRACE = "CORTEX_CONFIRM_GRACE_SECONDS";
+  public static final String WAIT = "CORTEX_CONFIRM_TIMEOUT_SECONDS";
+
+  /** The longest a call may wait for its human: the seed's five minutes. */
   public static final Duration TIMEOUT = Duration.ofMinutes(5);
+
+  /** How long a channel is alone before the next joins it, unless set. */
+  public static final int DEFAULT_GRACE_SECONDS = 10;
+
+  /** How long a call waits for its answers, unless set: inside a 60-second client limit. */
+  public static final int DEFAULT_TIMEOUT_SECONDS = 45;
+
   static final String TIMEOUT_PROPERTY = "cortex.test.confirmTimeoutMillis";
   private static final List<String> KNOWN = List.of(ElicitationChannel.NAME, NativeDialog.NAME);
 
@@ -41,7 +54,9 @@ public record ConsentSettings(List<String> channels, Duration grace, Duration ti
    */
   public static ConsentSettings fromEnvironment(Map<String, String> env) {
     return new ConsentSettings(
-        channels(env.get(CHANNELS)), grace(env.get(GRACE)), shortenedTimeout());
+        channels(env.get(CHANNELS)),
+        Duration.ofSeconds(seconds(GRACE, env.get(GRACE), 0, DEFAULT_GRACE_SECONDS)),
+        shortened(Duration.ofSeconds(seconds(WAIT, env.get(WAIT), 1, DEFAULT_TIMEOUT_SECONDS))));
   }
 
   private static List<String> channels(String value) {
@@ -64,29 +79,36 @@ public record ConsentSettings(List<String> channels, Duration grace, Duration ti
     return channels;
   }
 
-  private static Duration grace(String value) {
+  private static int seconds(String variable, String value, int least, int otherwise) {
     if (value == null || value.isBlank()) {
-      return null;
+      return otherwise;
     }
     try {
       int seconds = Integer.parseInt(value.strip());
-      if (seconds >= 0 && seconds <= 300) {
-        return Duration.ofSeconds(seconds);
+      if (seconds >= least && seconds <= TIMEOUT.toSeconds()) {
+        return seconds;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
     throw new IllegalArgumentException(
-        GRACE + "='" + value + "': give a whole number of seconds from 0 to 300");
+        variable
+            + "='"
+            + value
+            + "': give a whole number of seconds from "
+            + least
+            + " to "
+            + TIMEOUT.toSeconds());
   }
 
-  private static Duration shortenedTimeout() {
+  /** {@code wait}, or the test property's shorter one. */
+  private static Duration shortened(Duration wait) {
     Long millis = Long.getLong(TIMEOUT_PROPERTY);
     if (millis == null || millis <= 0) {
-      return TIMEOUT;
+      return wait;
     }
     Duration shorter = Duration.ofMillis(millis);
-    return shorter.compareTo(TIMEOUT) < 0 ? shorter : TIMEOUT;
+    return shorter.compareTo(wait) < 0 ? shorter : wait;
   }
 
   /**

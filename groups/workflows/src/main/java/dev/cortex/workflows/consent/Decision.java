@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * How a confirmation ended: the outcome, the channel that gave it (for {@link Outcome#NO_CHANNEL},
- * the one that could not ask, or null when none could) and, when no channel could ask, why.
+ * the one that could not ask, or null when none could) and, when no channel could ask, why; when
+ * nobody answered, how long Cortex waited.
  */
 public record Decision(Outcome outcome, String channel, String detail) {
   /** The outcomes of a confirmation. Only {@link #APPROVED} lets anything happen. */
@@ -29,8 +30,14 @@ public record Decision(Outcome outcome, String channel, String detail) {
     return new Decision(Outcome.DECLINED, channel, null);
   }
 
-  public static Decision timedOut() {
-    return new Decision(Outcome.TIMED_OUT, null, null);
+  /** Nobody answered within {@code waited}, which the detail gives in words (e.g. "45 s"). */
+  public static Decision timedOut(java.time.Duration waited) {
+    return new Decision(Outcome.TIMED_OUT, null, seconds(waited));
+  }
+
+  private static String seconds(java.time.Duration waited) {
+    long millis = waited.toMillis();
+    return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
   }
 
   public static Decision noChannel(String why) {

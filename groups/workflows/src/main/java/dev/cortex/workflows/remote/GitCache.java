@@ -134,7 +134,9 @@ public final class GitCache {
       if (hasCause(e, NoRemoteRepositoryException.class)) {
         throw ToolException.invalidReference("no Git repository at " + ref.repository());
       }
-      log.warn("fetching {} failed", ref.repository(), e);
+      // Expected when the host is down or refuses us: one line, the detail only when debugging.
+      log.warn("fetching {} failed: {}", ref.repository(), clean(e));
+      log.debug("fetching {} failed", ref.repository(), e);
       throw new ToolException(
           ErrorCodes.UNAVAILABLE, "cannot fetch " + ref.repository() + ": " + clean(e));
     }

@@ -143,9 +143,44 @@ class ChannelConsentTest {
         new ChannelConsent(List.of(elicitation, dialog), Duration.ZERO, Duration.ofMillis(300))
             .confirm(QUESTION);
 
-    assertThat(decision).isEqualTo(Decision.timedOut());
+    assertThat(decision).isEqualTo(Decision.timedOut(Duration.ofMillis(300)));
+    assertThat(decision.detail()).isEqualTo("300 ms");
     assertThat(elicitation.answer.isCancelled()).isTrue();
     assertThat(dialog.answer.isCancelled()).isTrue();
+  }
+
+  @Test
+  void timeout_boundsEveryQuestionOfOneConfirmerTogether() {
+    long[] now = {0};
+    List<Duration> within = new java.util.ArrayList<>();
+    Channel approves =
+        new Channel() {
+          @Override
+          public String name() {
+            return "native";
+          }
+
+          @Override
+          public Optional<String> unavailable() {
+            return Optional.empty();
+          }
+
+          @Override
+          public CompletableFuture<Boolean> ask(Confirmation confirmation, Duration left) {
+            within.add(left);
+            return CompletableFuture.completedFuture(true);
+          }
+        };
+    ChannelConsent consent =
+        new ChannelConsent(List.of(approves), null, Duration.ofSeconds(45), () -> now[0]);
+
+    assertThat(consent.confirm(QUESTION).approved()).isTrue();
+    now[0] = Duration.ofSeconds(30).toNanos();
+    assertThat(consent.confirm(QUESTION).approved()).isTrue();
+
+    assertThat(within)
+        .as("the second question (the run after trust) gets what is left of the wait")
+        .containsExactly(Duration.ofSeconds(45), Duration.ofSeconds(15));
   }
 
   @Test
@@ -169,6 +204,6 @@ class ChannelConsentTest {
         };
 
     assertThat(new ChannelConsent(List.of(givesUp), null, Duration.ofSeconds(5)).confirm(QUESTION))
-        .isEqualTo(Decision.timedOut());
+        .isEqualTo(Decision.timedOut(Duration.ofSeconds(5)));
   }
 }

@@ -10,12 +10,48 @@ import org.junit.jupiter.api.Test;
 
 class ConsentSettingsTest {
   @Test
-  void defaults_elicitationThenNative_noGrace_fiveMinutes() {
-    ConsentSettings settings = ConsentSettings.fromEnvironment(Map.of());
+  void defaults_elicitationThenNativeAfterTenSeconds_allWithinFortyFive() {
+    String before = System.getProperty(ConsentSettings.TIMEOUT_PROPERTY);
+    System.clearProperty(ConsentSettings.TIMEOUT_PROPERTY);
+    try {
+      ConsentSettings settings = ConsentSettings.fromEnvironment(Map.of());
 
-    assertThat(settings.channels()).containsExactly("elicitation", "native");
-    assertThat(settings.grace()).isNull();
-    assertThat(settings.timeout()).isLessThanOrEqualTo(Duration.ofMinutes(5));
+      assertThat(settings.channels()).containsExactly("elicitation", "native");
+      assertThat(settings.grace()).isEqualTo(Duration.ofSeconds(10));
+      assertThat(settings.timeout()).isEqualTo(Duration.ofSeconds(45));
+    } finally {
+      if (before != null) {
+        System.setProperty(ConsentSettings.TIMEOUT_PROPERTY, before);
+      }
+    }
+  }
+
+  @Test
+  void wait_fromTheEnvironment_upToFiveMinutes() {
+    String before = System.getProperty(ConsentSettings.TIMEOUT_PROPERTY);
+    System.clearProperty(ConsentSettings.TIMEOUT_PROPERTY);
+    try {
+      assertThat(
+              ConsentSettings.fromEnvironment(Map.of("CORTEX_CONFIRM_TIMEOUT_SECONDS", "300"))
+                  .timeout())
+          .isEqualTo(Duration.ofMinutes(5));
+      assertThat(
+              ConsentSettings.fromEnvironment(Map.of("CORTEX_CONFIRM_TIMEOUT_SECONDS", " 20 "))
+                  .timeout())
+          .isEqualTo(Duration.ofSeconds(20));
+      assertThatThrownBy(
+              () ->
+                  ConsentSettings.fromEnvironment(Map.of("CORTEX_CONFIRM_TIMEOUT_SECONDS", "301")))
+          .hasMessageContaining("CORTEX_CONFIRM_TIMEOUT_SECONDS='301'")
+          .hasMessageContaining("1 to 300");
+      assertThatThrownBy(
+              () -> ConsentSettings.fromEnvironment(Map.of("CORTEX_CONFIRM_TIMEOUT_SECONDS", "0")))
+          .hasMessageContaining("1 to 300");
+    } finally {
+      if (before != null) {
+        System.setProperty(ConsentSettings.TIMEOUT_PROPERTY, before);
+      }
+    }
   }
 
   @Test
@@ -63,14 +99,16 @@ class ConsentSettingsTest {
       assertThat(ConsentSettings.fromEnvironment(Map.of()).timeout())
           .isEqualTo(Duration.ofMillis(1500));
       System.setProperty(ConsentSettings.TIMEOUT_PROPERTY, "86400000");
-      assertThat(ConsentSettings.fromEnvironment(Map.of()).timeout())
+      assertThat(
+              ConsentSettings.fromEnvironment(Map.of("CORTEX_CONFIRM_TIMEOUT_SECONDS", "300"))
+                  .timeout())
           .isEqualTo(Duration.ofMinutes(5));
       System.clearProperty(ConsentSettings.TIMEOUT_PROPERTY);
       assertThat(
               ConsentSettings.fromEnvironment(Map.of("cortex.test.confirmTimeoutMillis", "10"))
                   .timeout())
-          .as("the environment cannot shorten it")
-          .isEqualTo(Duration.ofMinutes(5));
+          .as("the property is no environment variable")
+          .isEqualTo(Duration.ofSeconds(45));
     } finally {
       if (before == null) {
         System.clearProperty(ConsentSettings.TIMEOUT_PROPERTY);
