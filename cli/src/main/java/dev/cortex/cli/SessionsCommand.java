@@ -279,6 +279,18 @@ final class SessionsCommand implements Callable<Integer> {
     }
   }
 
+  /** How a followed turn shows that it still runs. */
+  static final class FollowOptions {
+    @Option(
+        names = "--progress",
+        paramLabel = "SECONDS",
+        defaultValue = "15",
+        description =
+            "While a turn says nothing, a line on stderr every SECONDS saying it still runs"
+                + " (0-600, default 15; 0: none).")
+    int progressSeconds;
+  }
+
   /** {@code cortex sessions send SESSION TEXT}. */
   @Command(
       name = "send",
@@ -299,6 +311,8 @@ final class SessionsCommand implements Callable<Integer> {
     @Option(names = "--no-wait", description = "Return once the message is delivered or queued.")
     boolean noWait;
 
+    @picocli.CommandLine.Mixin FollowOptions follow = new FollowOptions();
+
     Send(Io io) {
       this.io = io;
     }
@@ -308,7 +322,7 @@ final class SessionsCommand implements Callable<Integer> {
       String message =
           "-".equals(text) ? new String(io.in().readAllBytes(), StandardCharsets.UTF_8) : text;
       try {
-        return sendAndFollow(io, session, message, !noWait);
+        return sendAndFollow(io, session, message, !noWait, follow.progressSeconds);
       } catch (ToolException e) {
         return failed(io, e);
       }
@@ -316,11 +330,13 @@ final class SessionsCommand implements Callable<Integer> {
   }
 
   /** Sends and, when asked, prints the turn's entries as they come; 0 when it completed. */
-  static int sendAndFollow(Io io, String session, String text, boolean follow) {
+  static int sendAndFollow(
+      Io io, String session, String text, boolean follow, int progressSeconds) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("session", session);
     body.put("text", text);
     body.put("follow", follow);
+    body.put("progress_seconds", progressSeconds);
     JsonNode end =
         daemon(io)
             .post(
@@ -332,6 +348,8 @@ final class SessionsCommand implements Callable<Integer> {
                   if ("entry".equals(event.path("event").asString(""))
                       && !"user".equals(event.path("entry").path("kind").asString(""))) {
                     Transcripts.print(io.out(), event.path("entry"));
+                  } else if ("progress".equals(event.path("event").asString(""))) {
+                    io.err().println(progress(event.path("progress")));
                   } else if ("delivery".equals(event.path("event").asString(""))
                       && "queued".equals(event.path("delivery").path("status").asString(""))) {
                     io.err().println("(queued: a turn is running; yours comes next)");
@@ -351,6 +369,22 @@ final class SessionsCommand implements Callable<Integer> {
       return CortexCommand.FAILED;
     }
     return CortexCommand.OK;
+  }
+
+  /** A progress line: "… still working: 2 min 5 s, 3 tool calls". */
+  static String progress(JsonNode progress) {
+    long seconds = progress.path("elapsed_seconds").asLong();
+    String elapsed = seconds < 60 ? seconds + " s" : seconds / 60 + " min " + seconds % 60 + " s";
+    if (progress.path("queued").asBoolean()) {
+      return "… still queued behind the running turn (" + elapsed + ")";
+    }
+    int calls = progress.path("tool_calls").asInt();
+    return "… still working: "
+        + elapsed
+        + ", "
+        + calls
+        + (calls == 1 ? " tool call" : " tool calls")
+        + " so far";
   }
 
   /** {@code cortex sessions stop SESSION}. */
@@ -402,6 +436,8 @@ final class SessionsCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Mixin NewOptions options = new NewOptions();
 
+    @picocli.CommandLine.Mixin FollowOptions follow = new FollowOptions();
+
     Chat(Io io) {
       this.io = io;
     }
@@ -438,7 +474,7 @@ final class SessionsCommand implements Callable<Integer> {
           }
           input.following(true);
           try {
-            sendAndFollow(io, session, text, true);
+            sendAndFollow(io, session, text, true, follow.progressSeconds);
           } catch (ToolException e) {
             io.err().println("cortex: " + e.code() + ": " + e.getMessage());
           } finally {

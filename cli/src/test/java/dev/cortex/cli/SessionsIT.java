@@ -805,6 +805,40 @@ class SessionsIT {
             send.stdout().lines().toList().get(2));
     assertThat(send.stdout().lines().toList().get(2)).startsWith("  ← {").contains("UTC");
 
+    // A turn that says nothing for a while gets progress lines on stderr, not on stdout.
+    CliRun slow =
+        CliRun.run(
+            server,
+            "",
+            "sessions",
+            "send",
+            "chatty",
+            script(Map.of("sleep_ms", 3_500, "say", "slept")),
+            "--progress",
+            "1");
+    assertThat(slow.exitCode()).as(slow.stderr()).isZero();
+    assertThat(slow.stdout()).isEqualTo("slept\n");
+    assertThat(slow.stderr().lines().filter(l -> l.startsWith("… still working: ")).count())
+        .as(slow.stderr())
+        .isGreaterThanOrEqualTo(2);
+    assertThat(slow.stderr()).contains("0 tool calls so far");
+    CliRun quiet =
+        CliRun.run(
+            server,
+            "",
+            "sessions",
+            "send",
+            "chatty",
+            script(Map.of("sleep_ms", 2_500, "say", "slept")),
+            "--progress",
+            "0");
+    assertThat(quiet.stderr()).doesNotContain("still working");
+    SessionApi.Answer tooOften =
+        api.call(
+            "send",
+            Map.of("session", "chatty", "text", "x", "follow", true, "progress_seconds", 601));
+    assertThat(tooOften.code()).isEqualTo("INVALID_ARGUMENT");
+
     CliRun failed =
         CliRun.run(server, "", "sessions", "send", "chatty", script(Map.of("fail", "no luck")));
     assertThat(failed.exitCode()).isEqualTo(1);

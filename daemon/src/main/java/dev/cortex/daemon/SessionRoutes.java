@@ -55,7 +55,14 @@ final class SessionRoutes {
 
   record Ref(String session) {}
 
-  record Send(String session, String text, Boolean follow) {}
+  /**
+   * @param progressSeconds while following, a {@code progress} line after this many seconds without
+   *     news (default 15, 1-600; 0 for none)
+   */
+  record Send(String session, String text, Boolean follow, Integer progressSeconds) {}
+
+  /** How often a followed turn that says nothing gets a progress line, by default. */
+  static final int PROGRESS_SECONDS = 15;
 
   record Page(String session, Long after, Integer limit) {}
 
@@ -213,7 +220,19 @@ final class SessionRoutes {
       invalid(
           response,
           callback,
-          "Send {\"session\": ID or NAME, \"text\": MESSAGE, \"follow\"?: true}.");
+          "Send {\"session\": ID or NAME, \"text\": MESSAGE, \"follow\"?: true,"
+              + " \"progress_seconds\"?: 0-600}.");
+      return;
+    }
+    int progressSeconds =
+        send.progressSeconds() == null ? PROGRESS_SECONDS : send.progressSeconds();
+    if (progressSeconds < 0 || progressSeconds > 600) {
+      invalid(
+          response,
+          callback,
+          "progress_seconds must be from 0 (no progress lines) to 600, not "
+              + progressSeconds
+              + ".");
       return;
     }
     Session session;
@@ -236,7 +255,7 @@ final class SessionRoutes {
       }
       try (JsonRoutes.Lines lines = JsonRoutes.stream(response)) {
         lines.write(Map.of("event", "delivery", "delivery", delivery(delivery, null)));
-        Map<String, Object> end = follow(lines, updates, delivery);
+        Map<String, Object> end = follow(lines, updates, delivery, progressSeconds);
         lines.write(Map.of("result", end));
       }
       callback.succeeded();
@@ -253,19 +272,32 @@ final class SessionRoutes {
   private Map<String, Object> follow(
       JsonRoutes.Lines lines,
       BlockingQueue<SessionService.Update> updates,
-      SessionService.Delivery delivery)
+      SessionService.Delivery delivery,
+      int progressSeconds)
       throws InterruptedException {
     String execution = delivery.status().equals("queued") ? null : delivery.executionId();
-    long deadline = System.nanoTime() + followLimit.toNanos();
+    long now = System.nanoTime();
+    long deadline = now + followLimit.toNanos();
+    long every = TimeUnit.SECONDS.toNanos(progressSeconds);
+    long started = now;
+    long news = now;
+    int toolCalls = 0;
     while (System.nanoTime() < deadline && !lines.failed()) {
       SessionService.Update update = updates.poll(1, TimeUnit.SECONDS);
+      now = System.nanoTime();
       if (update instanceof SessionService.Update.Delivered delivered
           && delivered.inboxSeq() == delivery.inboxSeq()) {
         execution = delivered.executionId();
+        started = now;
+        news = now;
       } else if (update instanceof SessionService.Update.Entry entry
           && execution != null
           && execution.equals(entry.entry().executionId())) {
+        if (entry.entry().kind() == Transcript.Kind.TOOL_USE) {
+          toolCalls++;
+        }
         lines.write(Map.of("event", "entry", "entry", entry(entry.entry())));
+        news = now;
       } else if (update instanceof SessionService.Update.TurnEnded ended
           && ended.executionId().equals(execution)) {
         Map<String, Object> end = new LinkedHashMap<>();
@@ -273,6 +305,18 @@ final class SessionRoutes {
         end.put("status", ended.status().wire());
         end.put("error", ended.error());
         return end;
+      }
+      if (every > 0 && now - news >= every) {
+        // Nothing came for a while: say the turn still runs, or the message still waits for the
+        // running one (this also keeps the stream alive).
+        Map<String, Object> progress = new LinkedHashMap<>();
+        progress.put("queued", execution == null);
+        progress.put("execution_id", execution);
+        progress.put("elapsed_seconds", TimeUnit.NANOSECONDS.toSeconds(now - started));
+        progress.put("quiet_seconds", TimeUnit.NANOSECONDS.toSeconds(now - news));
+        progress.put("tool_calls", toolCalls);
+        lines.write(Map.of("event", "progress", "progress", progress));
+        news = now;
       }
     }
     Map<String, Object> end = new LinkedHashMap<>();
