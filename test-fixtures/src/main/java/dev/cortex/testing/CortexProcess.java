@@ -72,8 +72,13 @@ public final class CortexProcess {
 
   public static Finished run(Map<String, String> env, String... args)
       throws IOException, InterruptedException {
+    return runWithInput(env, "", args);
+  }
+
+  /** Runs cortex with {@code input} on its standard input, then closed. */
+  public static Finished runWithInput(Map<String, String> env, String input, String... args)
+      throws IOException, InterruptedException {
     Process process = start(env, args);
-    process.getOutputStream().close();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Thread errPump =
@@ -86,6 +91,11 @@ public final class CortexProcess {
               }
             });
     errPump.start();
+    try (java.io.OutputStream in = process.getOutputStream()) {
+      in.write(input.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException ignored) {
+      // the program did not read it all
+    }
     process.getInputStream().transferTo(out);
     int code = process.waitFor();
     errPump.join();
