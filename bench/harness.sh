@@ -1,13 +1,18 @@
 # Shared by the bench scripts (sourced, not run): help from the calling script's header comment,
 # the harness build, the JVM, and the run of one harness class.
-#   bench_harness SCRIPT CLASS [ARGS...]
+#   bench_harness SCRIPT CLASS [--with-cortex] [ARGS...]
+# --with-cortex: the harness drives bin/cortex, whose jar is built first and passed as --launcher.
 # The JVM runs as bin/cortex runs the server: the newest JDK among JAVA_HOME, /usr/lib/jvm/* and
 # the java on the PATH (CORTEX_JAVA overrides), serial GC, C1 only, compiling early.
 # CORTEX_BENCH_JAVA_OPTS replaces these options, e.g. with "-XX:+UseSerialGC" for C2 figures.
 
 bench_harness() {
-  local script="$1" class="$2"
+  local script="$1" class="$2" with_cortex=0
   shift 2
+  if [[ "${1:-}" == --with-cortex ]]; then
+    with_cortex=1
+    shift
+  fi
   local bench root
   bench="$(cd "$(dirname "$(readlink -f "$script")")" && pwd)"
   root="$(dirname "$bench")"
@@ -15,7 +20,7 @@ bench_harness() {
   local arg
   for arg in "$@"; do
     if [[ "$arg" == -h || "$arg" == --help ]]; then
-      sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$script"
+      sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$script"
       exit 0
     fi
   done
@@ -48,7 +53,7 @@ bench_harness() {
   local opts
   read -r -a opts <<< "${CORTEX_BENCH_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.3 -Xss1m}"
 
-  if [[ "${BENCH_NEEDS_CORTEX:-0}" == 1 ]]; then
+  if [[ "$with_cortex" == 1 ]]; then
     "$root/bin/cortex" --version >/dev/null
     set -- --launcher "$root/bin/cortex" "$@"
   fi

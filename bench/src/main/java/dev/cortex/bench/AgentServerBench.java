@@ -46,7 +46,9 @@ final class AgentServerBench {
     try {
       System.out.print(body.run(launcher, work, calls, warmup, children));
     } finally {
-      children.forEach(Process::destroyForcibly);
+      for (Process child : children) {
+        child.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
       Scratch.delete(work, System.err);
     }
   }

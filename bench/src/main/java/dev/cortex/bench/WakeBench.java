@@ -85,7 +85,16 @@ public final class WakeBench {
     webhook =
         StdioClient.MAPPER.readTree(Files.readString(serverFile)).path("webhook_port").asInt();
     token = Files.readString(home.resolve("config").resolve("webhook-token")).strip();
-    AgentServerBench.await(() -> health() > 0, "the webhook");
+    AgentServerBench.await(
+        () -> {
+          try {
+            health();
+            return true;
+          } catch (IOException e) {
+            return false;
+          }
+        },
+        "the webhook");
 
     ObjectNode create = StdioClient.MAPPER.createObjectNode().put("backend", "command");
     create.putArray("program").add(agent.toString());
@@ -141,26 +150,29 @@ public final class WakeBench {
     marks.clear();
     long start = System.nanoTime();
     Process process = new ProcessBuilder(agent.toString()).redirectErrorStream(true).start();
-    try (OutputStream in = process.getOutputStream()) {
-      in.write("{\"type\":\"turn\"}\n".getBytes(StandardCharsets.UTF_8));
+    try {
+      try (OutputStream in = process.getOutputStream()) {
+        in.write("{\"type\":\"turn\"}\n".getBytes(StandardCharsets.UTF_8));
+      }
+      long turn = mark();
+      process.getInputStream().readAllBytes();
+      process.waitFor();
+      return turn - start;
+    } finally {
+      process.destroyForcibly();
     }
-    long turn = mark();
-    process.getInputStream().readAllBytes();
-    process.waitFor();
-    return turn - start;
   }
 
   private long health() throws IOException, InterruptedException {
     long start = System.nanoTime();
-    try {
-      HttpResponse<String> response =
-          HTTP.send(
-              HttpRequest.newBuilder(uri("/health")).timeout(LIMIT).build(),
-              HttpResponse.BodyHandlers.ofString());
-      return response.statusCode() == 200 ? System.nanoTime() - start : -1;
-    } catch (IOException e) {
-      return -1;
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(uri("/health")).timeout(LIMIT).build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IOException("GET /health answered " + response.statusCode());
     }
+    return System.nanoTime() - start;
   }
 
   private long mark() throws InterruptedException, IOException {

@@ -26,7 +26,11 @@ import tools.jackson.databind.JsonNode;
     mixinStandardHelpOptions = true,
     description = "Agent sessions of the running agent server: new, list, show, send, stop.")
 final class SessionsCommand implements Callable<Integer> {
-  static final Duration FOLLOW = Duration.ofHours(3);
+  /**
+   * How long a command follows a turn at most: beyond the longest [sessions] max_turn (48 h); the
+   * server stops following at the session's own max_turn and 5 minutes.
+   */
+  static final Duration FOLLOW = Duration.ofHours(49);
 
   private final Io io;
 
@@ -339,7 +343,7 @@ final class SessionsCommand implements Callable<Integer> {
     body.put("progress_seconds", progressSeconds);
     JsonNode end =
         daemon(io)
-            .post(
+            .follow(
                 "/api/sessions/send",
                 body,
                 FOLLOW,

@@ -1,6 +1,7 @@
 package dev.cortex.cli;
 
 import dev.cortex.mcp.Json;
+import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.daemon.DaemonClient;
 import dev.cortex.protocol.Signals;
 import dev.cortex.protocol.Spool;
@@ -227,7 +228,11 @@ final class SignalCommand implements Callable<Integer> {
   private URI target() {
     String base = url != null ? url : io.env(Signals.ENV_URL);
     if (base == null || base.isBlank()) {
-      base = "http://127.0.0.1:" + DaemonClient.webhookPort(io.env(), io.home());
+      try {
+        base = "http://127.0.0.1:" + DaemonClient.webhookPort(io.env(), io.home());
+      } catch (ToolException e) {
+        throw new IllegalArgumentException(e.getMessage());
+      }
     }
     URI uri;
     try {

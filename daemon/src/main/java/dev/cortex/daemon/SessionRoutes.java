@@ -281,6 +281,7 @@ final class SessionRoutes {
     long every = TimeUnit.SECONDS.toNanos(progressSeconds);
     long started = now;
     long news = now;
+    long shown = now;
     int toolCalls = 0;
     while (System.nanoTime() < deadline && !lines.failed()) {
       SessionService.Update update = updates.poll(1, TimeUnit.SECONDS);
@@ -306,7 +307,7 @@ final class SessionRoutes {
         end.put("error", ended.error());
         return end;
       }
-      if (every > 0 && now - news >= every) {
+      if (every > 0 && now - Math.max(news, shown) >= every) {
         // Nothing came for a while: say the turn still runs, or the message still waits for the
         // running one (this also keeps the stream alive).
         Map<String, Object> progress = new LinkedHashMap<>();
@@ -316,7 +317,7 @@ final class SessionRoutes {
         progress.put("quiet_seconds", TimeUnit.NANOSECONDS.toSeconds(now - news));
         progress.put("tool_calls", toolCalls);
         lines.write(Map.of("event", "progress", "progress", progress));
-        news = now;
+        shown = now;
       }
     }
     Map<String, Object> end = new LinkedHashMap<>();

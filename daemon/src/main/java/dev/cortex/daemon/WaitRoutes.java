@@ -148,7 +148,7 @@ final class WaitRoutes {
                   429,
                   Signals.Codes.RATE_LIMITED,
                   "Too many signals for unknown waitpoints or with wrong secrets in the last"
-                      + " minute; this one is refused unread. Try again in a minute.");
+                      + " minute; this one is refused too. Try again in a minute.");
               return;
             }
             failure(response, callback, e);

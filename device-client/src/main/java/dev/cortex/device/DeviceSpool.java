@@ -92,7 +92,13 @@ final class DeviceSpool {
       log.warn("signal {} refused ({}): {}", name, ack.error().code(), ack.error().message());
       spool.reject(file, ack.error().code() + ": " + ack.error().message());
     } else {
-      log.info("signal {} not taken now ({}); it is sent again", name, ack.error().message());
+      // Not taken for now (the server could not take it): sent again after the resend delay.
+      sent.put(name, clock.instant());
+      log.info(
+          "signal {} not taken now ({}); it is sent again in {} s",
+          name,
+          ack.error().message(),
+          RESEND_AFTER.toSeconds());
     }
   }
 }

@@ -331,7 +331,7 @@ final class WaitTools {
     String id = call.context().session().sessionId();
     if (id == null) {
       throw new ToolException(
-          ErrorCodes.INVALID_ARGUMENT,
+          Waits.Codes.NO_SESSION,
           "Waitpoints belong to sessions of the agent server, and this MCP server runs outside one"
               + " (CORTEX_SESSION_ID is not set): use them from a session ('cortex sessions new').");
     }

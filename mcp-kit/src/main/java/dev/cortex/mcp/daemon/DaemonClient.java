@@ -171,6 +171,28 @@ public final class DaemonClient {
       Duration deadline,
       Cancellation cancellation,
       Consumer<JsonNode> events) {
+    return send(route, body, limit(deadline), cancellation, events);
+  }
+
+  /**
+   * Like {@link #post}, for a person's command that follows a long answer (a session's turn): the
+   * request may last {@code limit}, beyond the tools' {@link #INFRASTRUCTURE_DEADLINE}.
+   */
+  public JsonNode follow(
+      String route,
+      Object body,
+      Duration limit,
+      Cancellation cancellation,
+      Consumer<JsonNode> events) {
+    return send(route, body, Objects.requireNonNull(limit, "limit"), cancellation, events);
+  }
+
+  private JsonNode send(
+      String route,
+      Object body,
+      Duration limit,
+      Cancellation cancellation,
+      Consumer<JsonNode> events) {
     Objects.requireNonNull(cancellation, "cancellation");
     if (token == null) {
       throw new ToolException(
@@ -178,7 +200,6 @@ public final class DaemonClient {
           "No webhook token: set CORTEX_WEBHOOK_TOKEN, or start the agent server once with"
               + " 'cortex server' so that it writes its token file.");
     }
-    Duration limit = limit(deadline);
     HttpRequest request =
         HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + route))
             .timeout(limit)
