@@ -852,6 +852,7 @@ class WaitpointsIT {
     McpSyncClient outside = mcp(null);
     Outcome none = McpClients.call(outside, "wait_create", Map.of("label", "x", "intent", "y"));
     assertThat(none.isError()).isTrue();
+    assertThat(none.errorCode()).isEqualTo("NO_SESSION");
     assertThat(none.text()).contains("CORTEX_SESSION_ID");
 
     // Signals with bad fields, over HTTP.
