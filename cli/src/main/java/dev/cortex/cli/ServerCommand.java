@@ -5,6 +5,7 @@ import dev.cortex.daemon.DeviceCredentials;
 import dev.cortex.daemon.DeviceSettings;
 import dev.cortex.daemon.ServerSettings;
 import dev.cortex.mcp.Cancellation;
+import dev.cortex.mcp.Composition;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.McpConfigFiles;
 import dev.cortex.mcp.StartupException;
@@ -102,7 +103,20 @@ final class ServerCommand implements Callable<Integer> {
                 services.settings().get(SessionSettings.TABLE),
                 () -> Settings.load(io.home(), io.env()).get(Budgets.TABLE),
                 List.of(new CommandBackend(), new ClaudeBackend(home)),
-                () -> Settings.load(io.home(), io.env()).get(WaitSettings.TABLE)));
+                () -> Settings.load(io.home(), io.env()).get(WaitSettings.TABLE),
+                (groups, allowlist) -> {
+                  // The composition a session's MCP server will make, checked the same way.
+                  try {
+                    Composition.select(
+                        Groups.registry(services),
+                        String.join(",", groups),
+                        null,
+                        String.join(",", allowlist));
+                    return null;
+                  } catch (StartupException e) {
+                    return e.getMessage();
+                  }
+                }));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

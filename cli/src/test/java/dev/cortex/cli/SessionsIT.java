@@ -647,7 +647,13 @@ class SessionsIT {
             new Bad(Map.of("tool_allowlist", List.of("")), "'' is not a tool name"),
             new Bad(
                 Map.of("tool_allowlist", List.of("current_time,remote_bash")),
-                "'current_time,remote_bash' is not a tool name"));
+                "'current_time,remote_bash' is not a tool name"),
+            new Bad(
+                Map.of("tool_allowlist", List.of("current_time", "curent_tme")),
+                "names curent_tme, not served by the selected groups (core, ext, interaction)"),
+            new Bad(
+                Map.of("started_by", "agent", "tool_allowlist", List.of("cost_query", "runs_list")),
+                "names runs_list, not served by the selected groups (core, ext)"));
     for (Bad case_ : bad) {
       Map<String, Object> body = new LinkedHashMap<>(base);
       body.putAll(case_.change());

@@ -15,6 +15,7 @@ import dev.cortex.protocol.Machines;
 import dev.cortex.protocol.Signals;
 import dev.cortex.protocol.Spool;
 import dev.cortex.protocol.Webhook;
+import dev.cortex.sessions.AllowlistCheck;
 import dev.cortex.sessions.Budgets;
 import dev.cortex.sessions.SessionEnvironment;
 import dev.cortex.sessions.SessionService;
@@ -89,7 +90,8 @@ public final class Daemon implements AutoCloseable {
       SessionSettings sessionSettings,
       Supplier<Budgets> budgets,
       List<Backend> backends,
-      Supplier<WaitSettings> waitSettings) {
+      Supplier<WaitSettings> waitSettings,
+      AllowlistCheck allowlists) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -103,6 +105,7 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(budgets, "budgets");
       backends = List.copyOf(backends);
       Objects.requireNonNull(waitSettings, "waitSettings");
+      Objects.requireNonNull(allowlists, "allowlists");
     }
 
     boolean immutable() {
@@ -164,7 +167,8 @@ public final class Daemon implements AutoCloseable {
             options.budgets(),
             options.sessionSettings(),
             ModelPrices.shipped(),
-            options.clock());
+            options.clock(),
+            options.allowlists());
     SessionRoutes sessionRoutes =
         new SessionRoutes(
             sessions, options.version(), options.sessionSettings().maxTurn().plusMinutes(5));

@@ -64,6 +64,7 @@ public final class SessionService implements AutoCloseable {
   private final Map<String, Backend> backends;
   private final SessionEnvironment environment;
   private final Supplier<Budgets> budgets;
+  private final AllowlistCheck allowlists;
   private final SessionSettings settings;
   private final ModelPrices prices;
   private final Clock clock;
@@ -99,7 +100,8 @@ public final class SessionService implements AutoCloseable {
       Supplier<Budgets> budgets,
       SessionSettings settings,
       ModelPrices prices,
-      Clock clock) {
+      Clock clock,
+      AllowlistCheck allowlists) {
     this.store = Objects.requireNonNull(store, "store");
     this.executions = Objects.requireNonNull(executions, "executions");
     this.costs = Objects.requireNonNull(costs, "costs");
@@ -109,6 +111,7 @@ public final class SessionService implements AutoCloseable {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.prices = Objects.requireNonNull(prices, "prices");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.allowlists = Objects.requireNonNull(allowlists, "allowlists");
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {
@@ -212,6 +215,13 @@ public final class SessionService implements AutoCloseable {
             null,
             now,
             now);
+    List<String> groups = SessionEnvironment.groups(session);
+    if (allowlist != null && !groups.isEmpty()) {
+      String refusal = allowlists.refusal(groups, allowlist);
+      if (refusal != null) {
+        throw invalid("The session's MCP server could not start with this allowlist: " + refusal);
+      }
+    }
     return store.create(session);
   }
 
