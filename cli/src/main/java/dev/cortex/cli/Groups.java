@@ -75,6 +75,11 @@ final class Groups {
    * touches the disk until a tool needs it.
    */
   static Supplier<Database> database(Io io) {
+    return database(io, () -> Settings.load(io.home(), io.env()).synchronous());
+  }
+
+  /** The same, with how commits reach the disk taken from settings already loaded. */
+  static Supplier<Database> database(Io io, Supplier<Synchronous> synchronous) {
     return new Supplier<>() {
       private Database database;
 
@@ -91,18 +96,10 @@ final class Groups {
               new java.util.ArrayList<>(
                   List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()));
           areas.addAll(Daemon.storageAreas());
-          database = new Database(home, areas, synchronous(io));
+          database = new Database(home, areas, synchronous.get());
         }
         return database;
       }
     };
-  }
-
-  /**
-   * How commits reach the disk: {@code CORTEX_SQLITE_SYNCHRONOUS}, else {@code [storage]
-   * synchronous} of cortex.toml, else NORMAL.
-   */
-  private static Synchronous synchronous(Io io) {
-    return Settings.load(io.home(), io.env()).synchronous();
   }
 }

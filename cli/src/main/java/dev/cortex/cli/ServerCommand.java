@@ -25,6 +25,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -87,6 +88,7 @@ final class ServerCommand implements Callable<Integer> {
     Services services = new Services(io);
     ServerSettings server = overridden(services.settings().get(ServerSettings.TABLE));
     CortexHome home = io.home();
+    Supplier<Settings> live = Settings.live(home, io.env());
     Daemon daemon =
         Daemon.start(
             new Daemon.Options(
@@ -101,9 +103,9 @@ final class ServerCommand implements Callable<Integer> {
                         home.configDir(), Groups.registry(services), Launcher.command(io)),
                 Clock.systemUTC(),
                 services.settings().get(SessionSettings.TABLE),
-                () -> Settings.load(io.home(), io.env()).get(Budgets.TABLE),
+                () -> live.get().get(Budgets.TABLE),
                 List.of(new CommandBackend(), new ClaudeBackend(home)),
-                () -> Settings.load(io.home(), io.env()).get(WaitSettings.TABLE),
+                () -> live.get().get(WaitSettings.TABLE),
                 (groups, allowlist) -> {
                   // The composition a session's MCP server will make, checked the same way.
                   try {

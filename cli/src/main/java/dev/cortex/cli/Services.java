@@ -23,13 +23,8 @@ final class Services {
    */
   Services(Io io) {
     this.io = io;
-    this.database = Groups.database(io);
     this.settings = Settings.load(io.home(), io.env());
-    try {
-      dev.cortex.storage.Synchronous.fromEnvironment(io.env());
-    } catch (IllegalArgumentException e) {
-      throw new dev.cortex.mcp.StartupException(e.getMessage());
-    }
+    this.database = Groups.database(io, settings::synchronous);
   }
 
   Settings settings() {

@@ -8,8 +8,13 @@ final class Table {
   private Table() {}
 
   static void print(PrintStream out, List<List<String>> rows) {
+    out.print(render(rows));
+  }
+
+  /** The table as text, a line per row, each ending in a newline. */
+  static String render(List<List<String>> rows) {
     if (rows.isEmpty()) {
-      return;
+      return "";
     }
     int columns = rows.get(0).size();
     int[] widths = new int[columns];
@@ -18,6 +23,7 @@ final class Table {
         widths[i] = Math.max(widths[i], row.get(i).length());
       }
     }
+    StringBuilder text = new StringBuilder();
     for (List<String> row : rows) {
       StringBuilder line = new StringBuilder();
       for (int i = 0; i < columns; i++) {
@@ -27,7 +33,8 @@ final class Table {
           line.append(" ".repeat(widths[i] - cell.length() + 2));
         }
       }
-      out.println(line.toString().stripTrailing());
+      text.append(line.toString().stripTrailing()).append('\n');
     }
+    return text.toString();
   }
 }

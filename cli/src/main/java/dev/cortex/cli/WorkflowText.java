@@ -136,21 +136,20 @@ final class WorkflowText {
     if (runs.isEmpty()) {
       return "No runs.\n";
     }
-    List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"RUN", "WORKFLOW", "VERSION", "STATUS", "STARTED", "TOOK", "STEPS"});
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("RUN", "WORKFLOW", "VERSION", "STATUS", "STARTED", "TOOK", "STEPS"));
     for (JsonNode run : runs) {
       rows.add(
-          new String[] {
-            run.path("run_id").asString(),
-            run.path("workflow").asString(),
-            run.path("version").asString(),
-            run.path("status").asString(),
-            instant(run.path("started_at").asString()),
-            run.path("duration_ms").isNumber() ? millis(run.path("duration_ms").asLong()) : "-",
-            run.path("steps_completed").asInt() + "/" + run.path("steps_total").asInt()
-          });
+          List.of(
+              run.path("run_id").asString(),
+              run.path("workflow").asString(),
+              run.path("version").asString(),
+              run.path("status").asString(),
+              instant(run.path("started_at").asString()),
+              run.path("duration_ms").isNumber() ? millis(run.path("duration_ms").asLong()) : "-",
+              run.path("steps_completed").asInt() + "/" + run.path("steps_total").asInt()));
     }
-    String table = table(rows);
+    String table = Table.render(rows);
     return runs.size() >= limit
         ? table + "(the newest " + limit + "; --limit shows more)\n"
         : table;
@@ -422,26 +421,5 @@ final class WorkflowText {
       return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
     }
     return ms / 60_000 + " min " + (ms % 60_000) / 1000 + " s";
-  }
-
-  private static String table(List<String[]> rows) {
-    int[] widths = new int[rows.get(0).length];
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        widths[i] = Math.max(widths[i], row[i].length());
-      }
-    }
-    StringBuilder text = new StringBuilder();
-    for (String[] row : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int i = 0; i < row.length; i++) {
-        line.append(String.format(Locale.ROOT, "%-" + widths[i] + "s", row[i]));
-        if (i < row.length - 1) {
-          line.append("  ");
-        }
-      }
-      text.append(line.toString().stripTrailing()).append('\n');
-    }
-    return text.toString();
   }
 }

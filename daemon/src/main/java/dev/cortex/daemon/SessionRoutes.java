@@ -250,11 +250,11 @@ final class SessionRoutes {
       }
       SessionService.Delivery delivery = sessions.send(session.id(), send.text(), "person");
       if (subscription == null) {
-        JsonRoutes.result(response, callback, delivery(delivery, null));
+        JsonRoutes.result(response, callback, delivery(delivery));
         return;
       }
       try (JsonRoutes.Lines lines = JsonRoutes.stream(response)) {
-        lines.write(Map.of("event", "delivery", "delivery", delivery(delivery, null)));
+        lines.write(Map.of("event", "delivery", "delivery", delivery(delivery)));
         Map<String, Object> end = follow(lines, updates, delivery, progressSeconds);
         lines.write(Map.of("result", end));
       }
@@ -329,7 +329,7 @@ final class SessionRoutes {
     return end;
   }
 
-  private static Map<String, Object> delivery(SessionService.Delivery delivery, String unused) {
+  private static Map<String, Object> delivery(SessionService.Delivery delivery) {
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("status", delivery.status());
     view.put("execution_id", delivery.executionId());

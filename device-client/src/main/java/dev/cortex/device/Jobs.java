@@ -239,8 +239,11 @@ final class Jobs {
   int signalEnded(Spool spool) {
     int written = 0;
     for (Path folder : folders()) {
+      if (Files.exists(folder.resolve(SIGNALLED))) {
+        continue;
+      }
       Actions.JobSignal signal = signal(folder);
-      if (signal == null || Files.exists(folder.resolve(SIGNALLED))) {
+      if (signal == null) {
         continue;
       }
       Actions.JobInfo job;
@@ -282,15 +285,24 @@ final class Jobs {
   }
 
   private static String tail(Path log) {
-    try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
-      long length = file.length();
-      long from = Math.max(0, length - SIGNAL_TAIL_CHARS);
-      byte[] bytes = new byte[(int) (length - from)];
-      file.seek(from);
-      file.readFully(bytes);
-      return new String(bytes, StandardCharsets.UTF_8);
+    try {
+      return readTail(log, SIGNAL_TAIL_CHARS).text();
     } catch (IOException e) {
       return "";
+    }
+  }
+
+  /** The last {@code bytes} of a file, and whether anything came before them. */
+  private record Tail(String text, boolean cut) {}
+
+  private static Tail readTail(Path path, int bytes) throws IOException {
+    try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r")) {
+      long length = file.length();
+      long from = Math.max(0, length - bytes);
+      byte[] read = new byte[(int) (length - from)];
+      file.seek(from);
+      file.readFully(read);
+      return new Tail(new String(read, StandardCharsets.UTF_8), from > 0);
     }
   }
 
@@ -329,17 +341,13 @@ final class Jobs {
             ? DEFAULT_TAIL_BYTES
             : Math.max(1, Math.min(MAX_TAIL_BYTES, params.tailBytes()));
     Path log = folder.resolve("output.log");
-    try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
-      long length = file.length();
-      long from = Math.max(0, length - tail);
-      byte[] bytes = new byte[(int) (length - from)];
-      file.seek(from);
-      file.readFully(bytes);
-      return new Actions.JobResult(
-          List.of(info(folder)), new String(bytes, StandardCharsets.UTF_8), from > 0);
+    Tail read;
+    try {
+      read = readTail(log, tail);
     } catch (IOException e) {
       throw Paths.failure(log, e);
     }
+    return new Actions.JobResult(List.of(info(folder)), read.text(), read.cut());
   }
 
   private Actions.JobInfo kill(Path folder) throws ActionException {

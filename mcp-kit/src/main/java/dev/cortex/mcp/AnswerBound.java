@@ -18,8 +18,11 @@ public final class AnswerBound {
 
   private AnswerBound() {}
 
+  /** Built once: every tool's output schema shares it. */
+  private static final Map<String, Object> SPILLED = spilledSchema();
+
   /** The schema of a spilled answer. */
-  static Map<String, Object> spilledSchema() {
+  private static Map<String, Object> spilledSchema() {
     return Schema.object()
         .description("The answer was over " + MAX_CHARS + " characters and was saved to a file.")
         .required(
@@ -43,12 +46,12 @@ public final class AnswerBound {
   static Map<String, Object> admitSpilled(Map<String, Object> schema) {
     if (schema.get("anyOf") instanceof List<?> branches
         && branches.size() == 2
-        && spilledSchema().equals(branches.get(1))) {
+        && SPILLED.equals(branches.get(1))) {
       return schema;
     }
     Map<String, Object> wrapped = new LinkedHashMap<>();
     wrapped.put("type", "object");
-    wrapped.put("anyOf", List.of(schema, spilledSchema()));
+    wrapped.put("anyOf", List.of(schema, SPILLED));
     return java.util.Collections.unmodifiableMap(wrapped);
   }
 

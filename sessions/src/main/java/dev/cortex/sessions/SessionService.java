@@ -601,11 +601,6 @@ public final class SessionService implements AutoCloseable {
     store.withPending().forEach(this::startTurnLater);
   }
 
-  /** How many turns are running. */
-  public int running() {
-    return live.size();
-  }
-
   /** Stops every running turn: the server is shutting down. */
   @Override
   public void close() {

@@ -346,14 +346,6 @@ final class WaitStore {
         limit);
   }
 
-  /** The earliest time a wake not yet delivered is due, or null. */
-  static Instant nextDue(Connection c) throws SQLException {
-    return Sql.one(
-        c,
-        "SELECT MIN(due_at) FROM wait_wakes WHERE delivered_at IS NULL AND claimed_at IS NULL",
-        rs -> Sql.instant(rs.getString(1)));
-  }
-
   /** Takes a wake for delivery; false when another thread has it. */
   static boolean claim(Connection c, long id, Instant now) throws SQLException {
     return Sql.update(
@@ -379,15 +371,6 @@ final class WaitStore {
 
   static void delivered(Connection c, long id, Instant at, String error) throws SQLException {
     Sql.update(c, "UPDATE wait_wakes SET delivered_at = ?, error = ? WHERE id = ?", at, error, id);
-  }
-
-  /** The wakes of a waitpoint, newest first. */
-  static List<Wake> wakes(Connection c, String waitpointId) throws SQLException {
-    return Sql.query(
-        c,
-        "SELECT * FROM wait_wakes WHERE waitpoint_id = ? ORDER BY id DESC",
-        WaitStore::wake,
-        waitpointId);
   }
 
   /** Removes waitpoints that ended before {@code before} and owe no wake. */

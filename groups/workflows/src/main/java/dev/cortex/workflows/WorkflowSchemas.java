@@ -182,6 +182,15 @@ final class WorkflowSchemas {
 
   /** A run's trace: what ran, where it stands, every step. */
   static Map<String, Object> trace() {
+    return Trace.SCHEMA;
+  }
+
+  /** Built on first use, once: run, runs_show and runs_cancel share it. */
+  private static final class Trace {
+    static final Map<String, Object> SCHEMA = buildTrace();
+  }
+
+  private static Map<String, Object> buildTrace() {
     return Schema.object()
         .description("A run's trace.")
         .required("run_id", runId())

@@ -462,10 +462,6 @@ public final class Workflows {
     store.sweep();
   }
 
-  private RunRecord stored(String runId) {
-    return stored(runId, Surface.MCP);
-  }
-
   private RunRecord stored(String runId, Surface surface) {
     if (!TraceFiles.isRunId(runId)) {
       throw ToolException.invalidArgument(
