@@ -5,11 +5,11 @@ import dev.cortex.daemon.DeviceCredentials;
 import dev.cortex.daemon.DeviceSettings;
 import dev.cortex.daemon.ServerSettings;
 import dev.cortex.mcp.Cancellation;
+import dev.cortex.mcp.CodedException;
 import dev.cortex.mcp.Composition;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.McpConfigFiles;
 import dev.cortex.mcp.StartupException;
-import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.daemon.DaemonClient;
 import dev.cortex.protocol.Machines;
 import dev.cortex.protocol.Webhook;
@@ -291,7 +291,7 @@ final class ServerCommand implements Callable<Integer> {
                 Cancellation.NONE,
                 event -> {});
         dropped = " The running server dropped its connection.";
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         dropped = " (No running server was told: " + e.getMessage() + ")";
       }
       if (!revoked) {

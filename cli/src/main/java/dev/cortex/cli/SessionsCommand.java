@@ -1,8 +1,8 @@
 package dev.cortex.cli;
 
 import dev.cortex.mcp.Cancellation;
+import dev.cortex.mcp.CodedException;
 import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.daemon.DaemonClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ final class SessionsCommand implements Callable<Integer> {
             "/api/sessions/" + route, body, Duration.ofSeconds(60), Cancellation.NONE, event -> {});
   }
 
-  static int failed(Io io, ToolException e) {
+  static int failed(Io io, CodedException e) {
     io.err().println("cortex: " + e.code() + ": " + e.getMessage());
     return CortexCommand.FAILED;
   }
@@ -162,7 +162,7 @@ final class SessionsCommand implements Callable<Integer> {
                         + session.path("backend").asString()
                         + ")");
         return CortexCommand.OK;
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         return failed(io, e);
       }
     }
@@ -212,7 +212,7 @@ final class SessionsCommand implements Callable<Integer> {
         }
         Table.print(io.out(), rows);
         return CortexCommand.OK;
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         return failed(io, e);
       }
     }
@@ -277,7 +277,7 @@ final class SessionsCommand implements Callable<Integer> {
           Transcripts.print(io.out(), entry);
         }
         return CortexCommand.OK;
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         return failed(io, e);
       }
     }
@@ -327,7 +327,7 @@ final class SessionsCommand implements Callable<Integer> {
           "-".equals(text) ? new String(io.in().readAllBytes(), StandardCharsets.UTF_8) : text;
       try {
         return sendAndFollow(io, session, message, !noWait, follow.progressSeconds);
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         return failed(io, e);
       }
     }
@@ -412,7 +412,7 @@ final class SessionsCommand implements Callable<Integer> {
         boolean stopped = post(io, "stop", Map.of("session", session)).path("stopped").asBoolean();
         io.err().println(stopped ? "cortex: the turn was stopped" : "cortex: no turn was running");
         return stopped ? CortexCommand.OK : CortexCommand.FAILED;
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         return failed(io, e);
       }
     }
@@ -479,14 +479,14 @@ final class SessionsCommand implements Callable<Integer> {
           input.following(true);
           try {
             sendAndFollow(io, session, text, true, follow.progressSeconds);
-          } catch (ToolException e) {
+          } catch (CodedException e) {
             io.err().println("cortex: " + e.code() + ": " + e.getMessage());
           } finally {
             input.following(false);
           }
         }
         return CortexCommand.OK;
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         return failed(io, e);
       }
     }
@@ -495,7 +495,7 @@ final class SessionsCommand implements Callable<Integer> {
       try {
         boolean stopped = post(io, "stop", Map.of("session", session)).path("stopped").asBoolean();
         io.err().println(stopped ? "cortex: the turn was stopped" : "cortex: no turn was running");
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         io.err().println("cortex: " + e.code() + ": " + e.getMessage());
       }
     }

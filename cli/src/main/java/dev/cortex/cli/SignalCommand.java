@@ -1,7 +1,7 @@
 package dev.cortex.cli;
 
+import dev.cortex.mcp.CodedException;
 import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
 import dev.cortex.mcp.daemon.DaemonClient;
 import dev.cortex.protocol.Signals;
 import dev.cortex.protocol.Spool;
@@ -230,7 +230,7 @@ final class SignalCommand implements Callable<Integer> {
     if (base == null || base.isBlank()) {
       try {
         base = "http://127.0.0.1:" + DaemonClient.webhookPort(io.env(), io.home());
-      } catch (ToolException e) {
+      } catch (CodedException e) {
         throw new IllegalArgumentException(e.getMessage());
       }
     }

@@ -1,5 +1,6 @@
 package dev.cortex.cli;
 
+import dev.cortex.mcp.CodedException;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.Json;
 import dev.cortex.mcp.ToolException;
@@ -38,11 +39,11 @@ import tools.jackson.databind.JsonNode;
 final class WorkflowCommands {
   private WorkflowCommands() {}
 
-  /** Runs {@code body}, printing a ToolException as the MCP error would read. */
+  /** Runs {@code body}, printing a coded failure as the MCP error would read. */
   private static int guarded(Io io, Callable<Integer> body) throws Exception {
     try {
       return body.call();
-    } catch (ToolException e) {
+    } catch (CodedException e) {
       io.err().println("cortex: " + e.code() + ": " + e.getMessage());
       return CortexCommand.FAILED;
     }

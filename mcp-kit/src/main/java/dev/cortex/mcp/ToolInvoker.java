@@ -137,7 +137,7 @@ public final class ToolInvoker {
       // Too large to answer: the file has it whole; the caller gets the pointer.
       String spilled = AnswerBound.spill(name, text, home, clock);
       return new ToolOutcome.Success(Json.mapper().readTree(spilled), spilled, content);
-    } catch (ToolException e) {
+    } catch (CodedException e) {
       return new ToolOutcome.Failure(e.code(), e.getMessage());
     } catch (RuntimeException | StackOverflowError e) {
       log.error("{} failed", name, e);

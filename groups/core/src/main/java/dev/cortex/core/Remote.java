@@ -1,6 +1,7 @@
 package dev.cortex.core;
 
 import dev.cortex.mcp.Cancellation;
+import dev.cortex.mcp.CodedException;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.ErrorCodes;
 import dev.cortex.mcp.Schema;
@@ -142,7 +143,7 @@ final class Remote {
           Duration.ofSeconds(10),
           Cancellation.NONE,
           event -> {});
-    } catch (ToolException e) {
+    } catch (CodedException e) {
       // the command ends anyway when the device or the server sees the call gone
     }
   }

@@ -1,10 +1,10 @@
 package dev.cortex.mcp.daemon;
 
 import dev.cortex.mcp.Cancellation;
+import dev.cortex.mcp.CodedException;
 import dev.cortex.mcp.CortexHome;
 import dev.cortex.mcp.ErrorCodes;
 import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -119,7 +119,7 @@ public final class DaemonClient {
       } catch (NumberFormatException e) {
         // falls through to the message below
       }
-      throw new ToolException(
+      throw new CodedException(
           ErrorCodes.UNAVAILABLE,
           "WEBHOOK_PORT must be a port number from 1 to 65535, got '" + value + "'.");
     }
@@ -162,7 +162,7 @@ public final class DaemonClient {
    * @param deadline the tool's own deadline; the request ends at it plus {@link #ANSWER_MARGIN},
    *     and never later than {@link #INFRASTRUCTURE_DEADLINE}
    * @param events receives each event line before the result, on the calling thread
-   * @throws ToolException {@code UNAVAILABLE} when the daemon cannot be reached, refuses or times
+   * @throws CodedException {@code UNAVAILABLE} when the daemon cannot be reached, refuses or times
    *     out; the daemon's own code and message when it answers with an error
    */
   public JsonNode post(
@@ -195,7 +195,7 @@ public final class DaemonClient {
       Consumer<JsonNode> events) {
     Objects.requireNonNull(cancellation, "cancellation");
     if (token == null) {
-      throw new ToolException(
+      throw new CodedException(
           ErrorCodes.UNAVAILABLE,
           "No webhook token: set CORTEX_WEBHOOK_TOKEN, or start the agent server once with"
               + " 'cortex server' so that it writes its token file.");
@@ -274,7 +274,7 @@ public final class DaemonClient {
     } catch (IOException | JacksonException e) {
       stopper.rethrowIfStopped(limit);
       log.debug("reading the answer of {} failed", route, e);
-      throw new ToolException(
+      throw new CodedException(
           ErrorCodes.UNAVAILABLE,
           "The agent server stopped answering (it may have been stopped or restarted); the request"
               + " may or may not have been carried out.");
@@ -283,17 +283,17 @@ public final class DaemonClient {
     if (status != 200) {
       throw unexpectedStatus(status);
     }
-    throw new ToolException(
+    throw new CodedException(
         ErrorCodes.UNAVAILABLE,
         "The agent server ended its answer without a result; the request may or may not have been"
             + " carried out.");
   }
 
-  private ToolException refusal(int status, JsonNode error) {
+  private CodedException refusal(int status, JsonNode error) {
     String code = error.path("code").asString("");
     String message = error.path("message").asString("");
     if (status == 401) {
-      return new ToolException(
+      return new CodedException(
           ErrorCodes.UNAVAILABLE,
           "The agent server on port "
               + port
@@ -302,7 +302,7 @@ public final class DaemonClient {
               + " Cortex home).");
     }
     if (status == 409 && "PROTOCOL_MISMATCH".equals(code)) {
-      return new ToolException(
+      return new CodedException(
           ErrorCodes.UNAVAILABLE,
           message
               + " This cortex speaks webhook protocol "
@@ -312,11 +312,11 @@ public final class DaemonClient {
     if (code.isEmpty() || message.isEmpty()) {
       return unexpectedStatus(status);
     }
-    return new ToolException(code, message);
+    return new CodedException(code, message);
   }
 
-  private static ToolException unexpectedStatus(int status) {
-    return new ToolException(
+  private static CodedException unexpectedStatus(int status) {
+    return new CodedException(
         ErrorCodes.UNAVAILABLE,
         "The agent server answered HTTP " + status + " without a usable body.");
   }
@@ -359,11 +359,11 @@ public final class DaemonClient {
         return pending.get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new ToolException(
+        throw new CodedException(
             ErrorCodes.UNAVAILABLE, "Interrupted while waiting for the agent server.");
       } catch (java.util.concurrent.CancellationException e) {
         rethrowIfStopped(null);
-        throw new ToolException(
+        throw new CodedException(
             ErrorCodes.UNAVAILABLE, "The request to the agent server was cancelled.");
       } catch (ExecutionException e) {
         rethrowIfStopped(null);
@@ -371,7 +371,7 @@ public final class DaemonClient {
         if (cause instanceof ConnectException
             || cause instanceof java.nio.channels.ClosedChannelException
             || cause != null && cause.getCause() instanceof ConnectException) {
-          throw new ToolException(
+          throw new CodedException(
               ErrorCodes.UNAVAILABLE,
               "The Cortex agent server is not running: nothing answers on "
                   + host
@@ -383,7 +383,7 @@ public final class DaemonClient {
           rethrowIfStopped(null);
         }
         log.debug("webhook request failed", cause);
-        throw new ToolException(
+        throw new CodedException(
             ErrorCodes.UNAVAILABLE,
             "The agent server on "
                 + host
@@ -397,10 +397,10 @@ public final class DaemonClient {
 
     void rethrowIfStopped(Duration limit) {
       if ("cancelled".equals(why)) {
-        throw new ToolException(ErrorCodes.CANCELLED, "The call was cancelled by the client.");
+        throw new CodedException(ErrorCodes.CANCELLED, "The call was cancelled by the client.");
       }
       if ("expired".equals(why)) {
-        throw new ToolException(
+        throw new CodedException(
             ErrorCodes.UNAVAILABLE,
             "The agent server did not answer in time"
                 + (limit == null ? "" : " (" + limit.toSeconds() + " s)")
