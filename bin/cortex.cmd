@@ -1,18 +1,18 @@
 @echo off
-rem Starts cortex from this checkout on Windows: builds cli\target\cortex.jar with Maven when it is
+rem Starts cortex from this checkout on Windows: builds app\cli\target\cortex.jar with Maven when it is
 rem missing (output on stderr; run "bin\cortex.cmd --version" once before wiring a client), then
 rem runs it on CORTEX_JAVA, else %JAVA_HOME%\bin\java.exe, else the java on the PATH (17 or newer).
 rem CORTEX_JAVA_OPTS adds JVM options. Unlike bin/cortex it does not rebuild a jar older than the
-rem sources: delete cli\target\cortex.jar, or run Maven, after changing them.
+rem sources: delete app\cli\target\cortex.jar, or run Maven, after changing them.
 setlocal
 set "_cortex_root=%~dp0.."
-set "_cortex_jar=%_cortex_root%\cli\target\cortex.jar"
+set "_cortex_jar=%_cortex_root%\app\cli\target\cortex.jar"
 set "CORTEX_LAUNCHER=%~f0"
 if exist "%_cortex_jar%" goto run
 where mvn >nul 2>nul || (echo cortex: Maven ^(mvn^) is needed to build cortex 1>&2 & exit /b 2)
 echo cortex: building %_cortex_jar% with Maven (once; a few minutes) ... 1>&2
 pushd "%_cortex_root%"
-call mvn -q -B -ntp -DskipTests -Dspotless.check.skip=true -pl cli -am install 1>&2
+call mvn -q -B -ntp -DskipTests -Dspotless.check.skip=true -pl app/cli -am install 1>&2
 set _cortex_build=%ERRORLEVEL%
 popd
 if not "%_cortex_build%"=="0" exit /b 2

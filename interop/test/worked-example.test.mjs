@@ -117,7 +117,7 @@ describe('worked example: examples/authentication-verification.md', { timeout: 9
     await ensureBuilt();
     const dir = tempDir('cortex-package-');
     const jar = path.join(dir, 'cortex.jar');
-    copyFileSync(path.join(repoRoot, 'cli', 'target', 'cortex.jar'), jar);
+    copyFileSync(path.join(repoRoot, 'app', 'cli', 'target', 'cortex.jar'), jar);
     const home = path.join(dir, 'home');
     const java = process.env.CORTEX_JAVA
       ?? (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');

@@ -1,9 +1,9 @@
 package dev.cortex.core;
 
-import dev.cortex.mcp.CapabilityGroup;
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.GroupDescriptor;
-import dev.cortex.protocol.Machines;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.compose.CapabilityGroup;
+import dev.cortex.mcp.compose.GroupDescriptor;
+import dev.cortex.protocol.hub.Machines;
 import java.util.List;
 import java.util.Map;
 

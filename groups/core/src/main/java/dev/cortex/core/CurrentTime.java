@@ -1,10 +1,10 @@
 package dev.cortex.core;
 
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolException;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;

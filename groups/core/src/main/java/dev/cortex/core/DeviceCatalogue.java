@@ -1,7 +1,7 @@
 package dev.cortex.core;
 
-import dev.cortex.mcp.CapabilityGroup;
-import dev.cortex.protocol.Machines;
+import dev.cortex.mcp.compose.CapabilityGroup;
+import dev.cortex.protocol.hub.Machines;
 import java.nio.file.Path;
 import java.util.Set;
 import org.slf4j.LoggerFactory;

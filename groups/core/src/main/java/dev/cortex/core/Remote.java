@@ -1,20 +1,20 @@
 package dev.cortex.core;
 
-import dev.cortex.mcp.Cancellation;
-import dev.cortex.mcp.CodedException;
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.ErrorCodes;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolContext;
-import dev.cortex.mcp.ToolException;
-import dev.cortex.mcp.daemon.DaemonClient;
-import dev.cortex.protocol.Action;
-import dev.cortex.protocol.Actions;
-import dev.cortex.protocol.Machines;
-import dev.cortex.protocol.Waits;
-import dev.cortex.protocol.Webhook;
-import dev.cortex.protocol.Wire;
+import dev.cortex.base.Cancellation;
+import dev.cortex.base.CodedException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolContext;
+import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.protocol.WireJson;
+import dev.cortex.protocol.hub.Action;
+import dev.cortex.protocol.hub.Actions;
+import dev.cortex.protocol.hub.Machines;
+import dev.cortex.protocol.webhook.Waits;
+import dev.cortex.protocol.webhook.Webhook;
+import dev.cortex.server.client.AgentServerClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,11 +54,11 @@ final class Remote {
    */
   <T> T run(
       ToolCall call, String device, Action action, Object params, Duration timeout, Class<T> type) {
-    DaemonClient daemon = DaemonClient.fromEnvironment(env, home);
+    AgentServerClient daemon = AgentServerClient.fromEnvironment(env, home);
     String id = UUID.randomUUID().toString();
     Webhook.RemoteCommand command =
         new Webhook.RemoteCommand(
-            id, device, action.wireName(), Wire.tree(params), timeout.toMillis());
+            id, device, action.wireName(), WireJson.tree(params), timeout.toMillis());
     Cancellation cancellation = call.context().cancellation();
     Cancellation.Registration stop =
         cancellation.onCancel(
@@ -75,7 +75,7 @@ final class Remote {
               timeout,
               cancellation,
               new Progress(call.context().progress())::event);
-      return Wire.mapper().treeToValue(result, type);
+      return WireJson.mapper().treeToValue(result, type);
     } catch (JacksonException e) {
       throw new ToolException(
           ErrorCodes.INTERNAL,
@@ -110,20 +110,20 @@ final class Remote {
             request.expiresInHours(),
             request.device());
     JsonNode created =
-        DaemonClient.fromEnvironment(env, home)
+        AgentServerClient.fromEnvironment(env, home)
             .post(
                 Waits.CREATE,
                 mine,
                 Duration.ofSeconds(30),
                 call.context().cancellation(),
                 event -> {});
-    return Wire.mapper().treeToValue(created, Waits.Created.class);
+    return WireJson.mapper().treeToValue(created, Waits.Created.class);
   }
 
   /** Cancels a waitpoint of the calling session, quietly: the job it was for did not start. */
   void cancelWaitpoint(ToolCall call, String id) {
     try {
-      DaemonClient.fromEnvironment(env, home)
+      AgentServerClient.fromEnvironment(env, home)
           .post(
               Waits.CANCEL,
               new Waits.Cancel(call.context().session().sessionId(), id),
@@ -135,7 +135,7 @@ final class Remote {
     }
   }
 
-  private static void cancelQuietly(DaemonClient daemon, String id) {
+  private static void cancelQuietly(AgentServerClient daemon, String id) {
     try {
       daemon.post(
           Webhook.REMOTE_CANCEL,

@@ -1,15 +1,15 @@
 package dev.cortex.core;
 
-import dev.cortex.mcp.ErrorCodes;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.Spill;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolException;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
-import dev.cortex.protocol.Action;
-import dev.cortex.protocol.Actions;
-import dev.cortex.protocol.Waits;
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.Spill;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.protocol.hub.Action;
+import dev.cortex.protocol.hub.Actions;
+import dev.cortex.protocol.webhook.Waits;
 import java.time.Duration;
 
 /** {@code remote_bash}: a shell command on a remote device. */

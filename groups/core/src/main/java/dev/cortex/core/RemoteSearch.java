@@ -1,13 +1,13 @@
 package dev.cortex.core;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.Spill;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
-import dev.cortex.protocol.Action;
-import dev.cortex.protocol.Actions;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.Spill;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.protocol.hub.Action;
+import dev.cortex.protocol.hub.Actions;
 import java.time.Duration;
 
 /** {@code remote_glob} and {@code remote_grep}: find files and search them on a remote device. */
@@ -207,7 +207,7 @@ final class RemoteSearch {
   private GrepResult handleGrep(ToolCall call) {
     GrepArguments args = call.arguments(GrepArguments.class);
     if (args.context() != null && args.c() != null && !args.context().equals(args.c())) {
-      throw dev.cortex.mcp.ToolException.invalidArgument(
+      throw dev.cortex.mcp.tool.ToolException.invalidArgument(
           "-C and context are the same setting; give one.");
     }
     Actions.GrepResult result =

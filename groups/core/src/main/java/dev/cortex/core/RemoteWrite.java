@@ -1,11 +1,11 @@
 package dev.cortex.core;
 
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
-import dev.cortex.protocol.Action;
-import dev.cortex.protocol.Actions;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.protocol.hub.Action;
+import dev.cortex.protocol.hub.Actions;
 import java.time.Duration;
 import java.util.List;
 

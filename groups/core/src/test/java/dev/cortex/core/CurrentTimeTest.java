@@ -2,10 +2,10 @@ package dev.cortex.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.ToolContext;
-import dev.cortex.mcp.ToolInvoker;
-import dev.cortex.mcp.ToolOutcome;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.tool.ToolContext;
+import dev.cortex.mcp.tool.ToolInvoker;
+import dev.cortex.mcp.tool.ToolOutcome;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.cortex.evidence;
 
 /** The caller's assessment of an assumption. */
-enum AssumptionStatus implements Wire {
+enum AssumptionStatus implements WireName {
   UNVERIFIED,
   SUPPORTED,
   REFUTED,

@@ -1,7 +1,7 @@
 package dev.cortex.evidence;
 
+import dev.cortex.base.Json;
 import dev.cortex.evidence.Records.Evidence;
-import dev.cortex.mcp.Json;
 import dev.cortex.storage.Sql;
 import java.sql.Connection;
 import java.sql.SQLException;

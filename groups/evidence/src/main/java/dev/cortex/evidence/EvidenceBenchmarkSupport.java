@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import dev.cortex.base.Json;
 import dev.cortex.evidence.Inputs.CriterionInput;
 import dev.cortex.evidence.Records.ClaimTallies;
 import dev.cortex.evidence.Records.Evidence;
@@ -7,7 +8,6 @@ import dev.cortex.evidence.ReviewModel.ClaimEvaluation;
 import dev.cortex.evidence.ReviewModel.CriterionEvaluation;
 import dev.cortex.evidence.ReviewModel.CriterionOutcome;
 import dev.cortex.evidence.ReviewModel.Finding;
-import dev.cortex.mcp.Json;
 import dev.cortex.storage.Database;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -168,9 +168,9 @@ public final class EvidenceBenchmarkSupport {
         claim.id(),
         e.criterionId(),
         e.contentSummary(),
-        Wire.parse(Relation.class, e.relation()),
-        Wire.parse(Origin.class, e.origin()),
-        Wire.parse(SourceType.class, e.sourceType()),
+        WireName.parse(Relation.class, e.relation()),
+        WireName.parse(Origin.class, e.origin()),
+        WireName.parse(SourceType.class, e.sourceType()),
         e.sourceRef(),
         e.collector(),
         e.artifactDigest(),

@@ -1,8 +1,8 @@
 package dev.cortex.evidence;
 
-import dev.cortex.mcp.CapabilityGroup;
-import dev.cortex.mcp.GroupDescriptor;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.mcp.compose.CapabilityGroup;
+import dev.cortex.mcp.compose.GroupDescriptor;
+import dev.cortex.mcp.tool.ToolSpec;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import java.time.Instant;

@@ -1,13 +1,13 @@
 package dev.cortex.evidence;
 
+import dev.cortex.base.ErrorCodes;
 import dev.cortex.evidence.Inputs.CriterionInput;
-import dev.cortex.mcp.ErrorCodes;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolException;
-import dev.cortex.mcp.ToolHandler;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.mcp.tool.ToolHandler;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
 import dev.cortex.storage.StorageBusyException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -161,7 +161,7 @@ final class EvidenceTools {
                     "relation",
                     Schema.enumOf(
                         "How it bears on the claim or criterion: supports, contradicts or neutral.",
-                        Wire.values(Relation.class)))
+                        WireName.values(Relation.class)))
                 .optional(
                     "origin",
                     Schema.enumOf(
@@ -169,13 +169,13 @@ final class EvidenceTools {
                             + " it), user_attested (a person told you), tool_output_recorded (a"
                             + " tool's own output, copied). Only the project's policy decides what"
                             + " counts.",
-                        Wire.values(Origin.class)))
+                        WireName.values(Origin.class)))
                 .required(
                     "source_type",
                     Schema.enumOf(
                         "What kind of source it comes from: test, build, log, document,"
                             + " manual_observation or other.",
-                        Wire.values(SourceType.class)))
+                        WireName.values(SourceType.class)))
                 .optional(
                     "source_ref",
                     Inputs.text(
@@ -231,9 +231,9 @@ final class EvidenceTools {
             a.claimId(),
             a.criterionId(),
             a.contentSummary(),
-            Wire.parse(Relation.class, a.relation()),
-            a.origin() == null ? Origin.AGENT_REPORTED : Wire.parse(Origin.class, a.origin()),
-            Wire.parse(SourceType.class, a.sourceType()),
+            WireName.parse(Relation.class, a.relation()),
+            a.origin() == null ? Origin.AGENT_REPORTED : WireName.parse(Origin.class, a.origin()),
+            WireName.parse(SourceType.class, a.sourceType()),
             a.sourceRef(),
             a.collector(),
             a.artifactDigest() == null ? null : a.artifactDigest().toLowerCase(Locale.ROOT),
@@ -305,7 +305,7 @@ final class EvidenceTools {
                     Schema.enumOf(
                         "The assumption's status from now on: unverified, supported, refuted or"
                             + " inconclusive.",
-                        Wire.values(AssumptionStatus.class)))
+                        WireName.values(AssumptionStatus.class)))
                 .required(
                     "reason",
                     Inputs.text(
@@ -324,7 +324,7 @@ final class EvidenceTools {
     return ledger.updateAssumption(
         a.projectId(),
         a.assumptionId(),
-        Wire.parse(AssumptionStatus.class, a.status()),
+        WireName.parse(AssumptionStatus.class, a.status()),
         a.reason(),
         now(call));
   }

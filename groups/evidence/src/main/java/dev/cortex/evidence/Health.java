@@ -1,8 +1,8 @@
 package dev.cortex.evidence;
 
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
 
 /** {@code cortex_health}: answers that the server is up, without opening any database. */
 final class Health {

@@ -1,6 +1,6 @@
 package dev.cortex.evidence;
 
-import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.tool.Schema;
 import java.util.List;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package dev.cortex.evidence;
 
+import dev.cortex.base.Json;
 import dev.cortex.evidence.Inputs.CriterionInput;
 import dev.cortex.evidence.Records.Assumption;
 import dev.cortex.evidence.Records.Claim;
@@ -14,8 +15,7 @@ import dev.cortex.evidence.Results.Provenance;
 import dev.cortex.evidence.Results.SavedReview;
 import dev.cortex.evidence.Results.TrackedAssumption;
 import dev.cortex.evidence.Results.UpdatedAssumption;
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Sql;
 import java.sql.Connection;
@@ -467,8 +467,8 @@ final class Ledger {
     }
     return new Tally(
         criterion.isEmpty() ? null : criterion,
-        Wire.parse(Relation.class, text.substring(spaces[0] + 1, spaces[1])),
-        Wire.parse(Origin.class, text.substring(spaces[1] + 1, spaces[2])),
+        WireName.parse(Relation.class, text.substring(spaces[0] + 1, spaces[1])),
+        WireName.parse(Origin.class, text.substring(spaces[1] + 1, spaces[2])),
         Integer.parseInt(text, spaces[2] + 1, spaces[3], 10),
         ids);
   }
@@ -480,9 +480,9 @@ final class Ledger {
         rs.getString("claim_id"),
         rs.getString("criterion_id"),
         rs.getString("content_summary"),
-        Wire.parse(Relation.class, rs.getString("relation")),
-        Wire.parse(Origin.class, rs.getString("origin")),
-        Wire.parse(SourceType.class, rs.getString("source_type")),
+        WireName.parse(Relation.class, rs.getString("relation")),
+        WireName.parse(Origin.class, rs.getString("origin")),
+        WireName.parse(SourceType.class, rs.getString("source_type")),
         rs.getString("source_ref"),
         rs.getString("collector"),
         rs.getString("artifact_digest"),
@@ -513,7 +513,7 @@ final class Ledger {
         rs.getString("statement"),
         rs.getString("context"),
         Sql.nullableDouble(rs, "confidence"),
-        Wire.parse(AssumptionStatus.class, rs.getString("status")),
+        WireName.parse(AssumptionStatus.class, rs.getString("status")),
         Sql.instant(rs.getString("created_at")),
         Sql.instant(rs.getString("updated_at")));
   }

@@ -1,6 +1,6 @@
 package dev.cortex.evidence;
 
-import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.tool.Schema;
 import java.util.Map;
 
 /** Output schemas of the evidence tools. */
@@ -38,8 +38,9 @@ final class OutputSchemas {
   static Map<String, Object> provenance() {
     return Schema.object()
         .description("Provenance as claimed by the caller; Cortex does not verify it.")
-        .required("origin", Schema.enumOf("Claimed origin.", Wire.values(Origin.class)))
-        .required("source_type", Schema.enumOf("Kind of source.", Wire.values(SourceType.class)))
+        .required("origin", Schema.enumOf("Claimed origin.", WireName.values(Origin.class)))
+        .required(
+            "source_type", Schema.enumOf("Kind of source.", WireName.values(SourceType.class)))
         .required("source_ref", optStr("Reference to the source, e.g. a command or URL."))
         .required("collector", optStr("Who or what collected it."))
         .required("observed_at", optStr("When it was observed (UTC, to the millisecond)."))
@@ -54,7 +55,7 @@ final class OutputSchemas {
         .required(
             "criterion_id",
             optStr("The criterion it is linked to, or null for the claim as a whole."))
-        .required("relation", Schema.enumOf("Recorded relation.", Wire.values(Relation.class)))
+        .required("relation", Schema.enumOf("Recorded relation.", WireName.values(Relation.class)))
         .required("provenance", provenance())
         .required(
             "assurance",
@@ -81,8 +82,8 @@ final class OutputSchemas {
         .required("assumption_id", str("The assumption."))
         .required(
             "previous_status",
-            Schema.enumOf("Status before the update.", Wire.values(AssumptionStatus.class)))
-        .required("status", Schema.enumOf("Status now.", Wire.values(AssumptionStatus.class)))
+            Schema.enumOf("Status before the update.", WireName.values(AssumptionStatus.class)))
+        .required("status", Schema.enumOf("Status now.", WireName.values(AssumptionStatus.class)))
         .required(
             "position",
             Schema.integer("Order of this update among the assumption's updates, from 1."))
@@ -96,7 +97,7 @@ final class OutputSchemas {
         .required(
             "status",
             Schema.enumOf(
-                "Claim status under the policy.", Wire.values(ReviewModel.ClaimStatus.class)))
+                "Claim status under the policy.", WireName.values(ReviewModel.ClaimStatus.class)))
         .required(
             "assurance",
             Schema.enumOf(
@@ -114,7 +115,8 @@ final class OutputSchemas {
                 Schema.object()
                     .required(
                         "outcome",
-                        Schema.enumOf("Outcome.", Wire.values(ReviewModel.CriterionOutcome.class)))
+                        Schema.enumOf(
+                            "Outcome.", WireName.values(ReviewModel.CriterionOutcome.class)))
                     .required("criterion_id", str("Criterion ID."))
                     .required("key", str("Criterion key."))
                     .build(),
@@ -129,7 +131,8 @@ final class OutputSchemas {
         java.util.Arrays.stream(ReviewModel.Rule.values()).map(Enum::name).toArray(String[]::new);
     return Schema.object()
         .required("rule_id", Schema.enumOf("The rule.", rules))
-        .required("severity", Schema.enumOf("Severity.", Wire.values(ReviewModel.Severity.class)))
+        .required(
+            "severity", Schema.enumOf("Severity.", WireName.values(ReviewModel.Severity.class)))
         .required("message", str("What the rule found."))
         .required("claim_id", optStr("The claim concerned."))
         .required("criterion_id", optStr("The criterion concerned."))
@@ -195,7 +198,7 @@ final class OutputSchemas {
 
   /** One record of a context collection, as {@link ContextReader} reads it. */
   private static Map<String, Object> contextRow(String collection) {
-    String[] assumptionStatuses = Wire.values(AssumptionStatus.class);
+    String[] assumptionStatuses = WireName.values(AssumptionStatus.class);
     return switch (collection) {
       case "claims" ->
           Schema.object()

@@ -8,7 +8,7 @@ final class ReviewModel {
   private ReviewModel() {}
 
   /** The outcome of one required criterion, in the order reviews list them. */
-  enum CriterionOutcome implements Wire {
+  enum CriterionOutcome implements WireName {
     CONFLICTING_REPORTS,
     REPORTED_FAILURE,
     MISSING_EVIDENCE,
@@ -17,14 +17,14 @@ final class ReviewModel {
   }
 
   /** A claim's status under a policy. */
-  enum ClaimStatus implements Wire {
+  enum ClaimStatus implements WireName {
     VERIFIED,
     CONTRADICTED,
     UNVERIFIED;
   }
 
   /** How much weight a finding carries, most serious first. */
-  enum Severity implements Wire {
+  enum Severity implements WireName {
     ERROR,
     WARNING,
     INFO;
@@ -42,7 +42,7 @@ final class ReviewModel {
   }
 
   /** The status of a decision review: advisory, over the referenced records only. */
-  enum DecisionStatus implements Wire {
+  enum DecisionStatus implements WireName {
     BLOCKED_RECOMMENDATION,
     WARNING,
     PASS_WITH_CAVEATS;

@@ -1,7 +1,7 @@
 package dev.cortex.evidence;
 
 /** What kind of source a piece of evidence comes from. */
-enum SourceType implements Wire {
+enum SourceType implements WireName {
   TEST,
   BUILD,
   LOG,

@@ -1,7 +1,7 @@
 package dev.cortex.evidence;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.process.ProcessResult;
 import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;

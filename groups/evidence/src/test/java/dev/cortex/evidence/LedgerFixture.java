@@ -1,7 +1,7 @@
 package dev.cortex.evidence;
 
+import dev.cortex.base.Json;
 import dev.cortex.evidence.Inputs.CriterionInput;
-import dev.cortex.mcp.Json;
 import dev.cortex.storage.Database;
 import java.sql.Connection;
 import java.sql.ResultSet;

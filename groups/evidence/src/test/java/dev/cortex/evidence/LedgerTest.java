@@ -12,13 +12,13 @@ import static dev.cortex.evidence.LedgerFixture.strings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.base.Json;
 import dev.cortex.evidence.LedgerFixture.Ids;
 import dev.cortex.evidence.LedgerFixture.ManualClock;
 import dev.cortex.evidence.Results.CreatedClaim;
 import dev.cortex.evidence.Results.SavedReview;
-import dev.cortex.mcp.ErrorCodes;
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Sql;

@@ -1,11 +1,11 @@
 package dev.cortex.ext;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.SessionIdentity;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.mcp.caller.SessionIdentity;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
 
 /** {@code cortex_context}: the execution context of the calling session. */
 final class ContextTool {

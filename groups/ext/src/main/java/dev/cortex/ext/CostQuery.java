@@ -1,12 +1,12 @@
 package dev.cortex.ext;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
-import dev.cortex.sessions.Budgets;
-import dev.cortex.sessions.store.Costs;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.server.sessions.Budgets;
+import dev.cortex.server.sessions.store.Costs;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZonedDateTime;

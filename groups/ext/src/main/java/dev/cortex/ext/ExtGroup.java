@@ -1,12 +1,12 @@
 package dev.cortex.ext;
 
-import dev.cortex.mcp.CapabilityGroup;
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.GroupDescriptor;
-import dev.cortex.mcp.ToolSpec;
-import dev.cortex.sessions.Budgets;
-import dev.cortex.sessions.store.Costs;
-import dev.cortex.sessions.store.Executions;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.compose.CapabilityGroup;
+import dev.cortex.mcp.compose.GroupDescriptor;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.server.sessions.Budgets;
+import dev.cortex.server.sessions.store.Costs;
+import dev.cortex.server.sessions.store.Executions;
 import dev.cortex.storage.Database;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package dev.cortex.ext;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolException;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
-import dev.cortex.sessions.store.Execution;
-import dev.cortex.sessions.store.Executions;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.server.sessions.store.Execution;
+import dev.cortex.server.sessions.store.Executions;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,18 +1,18 @@
 package dev.cortex.ext;
 
-import dev.cortex.mcp.Cancellation;
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.ErrorCodes;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolException;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
-import dev.cortex.mcp.daemon.DaemonClient;
-import dev.cortex.protocol.Machines;
-import dev.cortex.protocol.Signals;
-import dev.cortex.protocol.Waits;
-import dev.cortex.protocol.Wire;
+import dev.cortex.base.Cancellation;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.protocol.WireJson;
+import dev.cortex.protocol.hub.Machines;
+import dev.cortex.protocol.webhook.Signals;
+import dev.cortex.protocol.webhook.Waits;
+import dev.cortex.server.client.AgentServerClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -341,10 +341,10 @@ final class WaitTools {
   private <T> T post(ToolCall call, String route, Object body, Class<T> type) {
     Cancellation cancellation = call.context().cancellation();
     JsonNode result =
-        DaemonClient.fromEnvironment(env, home)
+        AgentServerClient.fromEnvironment(env, home)
             .post(route, body, DEADLINE, cancellation, event -> {});
     try {
-      return Wire.mapper().treeToValue(result, type);
+      return WireJson.mapper().treeToValue(result, type);
     } catch (JacksonException e) {
       throw new ToolException(
           ErrorCodes.INTERNAL,

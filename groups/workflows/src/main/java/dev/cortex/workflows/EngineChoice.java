@@ -1,7 +1,7 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.settings.SettingsTable;
-import dev.cortex.mcp.settings.TableValues;
+import dev.cortex.base.settings.SettingsTable;
+import dev.cortex.base.settings.TableValues;
 import java.util.Map;
 import java.util.Set;
 

@@ -152,7 +152,7 @@ public final class Jq {
       return com.fasterxml.jackson.databind.node.NullNode.getInstance();
     }
     try {
-      return JACKSON2.readTree(dev.cortex.mcp.Json.write(value));
+      return JACKSON2.readTree(dev.cortex.base.Json.write(value));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("a JSON value could not be carried into jq", e);
     }
@@ -160,7 +160,7 @@ public final class Jq {
 
   static JsonNode fromJackson2(com.fasterxml.jackson.databind.JsonNode value) {
     try {
-      return dev.cortex.mcp.Json.mapper().readTree(JACKSON2.writeValueAsString(value));
+      return dev.cortex.base.Json.mapper().readTree(JACKSON2.writeValueAsString(value));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("a jq result could not be read back", e);
     }

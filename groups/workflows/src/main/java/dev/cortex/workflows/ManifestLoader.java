@@ -1,6 +1,6 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.workflows.consent.Confirmation;
 import dev.cortex.workflows.consent.Confirmer;
 import dev.cortex.workflows.consent.Decision;

@@ -4,7 +4,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.dialect.Dialects;
 import com.networknt.schema.path.NodePath;
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

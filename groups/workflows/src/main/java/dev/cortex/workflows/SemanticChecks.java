@@ -1,6 +1,6 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.SchemaCheck;
+import dev.cortex.mcp.tool.SchemaCheck;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

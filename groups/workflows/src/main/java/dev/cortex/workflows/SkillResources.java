@@ -1,7 +1,7 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.PromptSpec;
-import dev.cortex.mcp.ResourceSpec;
+import dev.cortex.mcp.tool.PromptSpec;
+import dev.cortex.mcp.tool.ResourceSpec;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.KindReference;
 import java.io.IOException;

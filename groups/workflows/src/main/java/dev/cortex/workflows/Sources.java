@@ -1,7 +1,7 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.workflows.remote.GitCache;
 import dev.cortex.workflows.remote.RemoteRef;
 import dev.cortex.workflows.run.WorkflowRef;

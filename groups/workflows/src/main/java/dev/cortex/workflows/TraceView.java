@@ -1,6 +1,6 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import dev.cortex.workflows.run.Describe;
 import dev.cortex.workflows.run.RunRecord;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +55,7 @@ public final class TraceView {
                   + " elided. Fetch it with "
                   + surface.fetchOutput(run.runId(), id)
                   + " (an answer over "
-                  + dev.cortex.mcp.AnswerBound.MAX_CHARS
+                  + dev.cortex.mcp.tool.AnswerBound.MAX_CHARS
                   + " characters comes as a file and a 2 KB preview).");
           note.set("runs_show", Json.tree(java.util.Map.of("run_id", run.runId(), "activity", id)));
         } else {

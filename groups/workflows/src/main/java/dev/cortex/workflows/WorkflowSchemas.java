@@ -1,6 +1,6 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.tool.Schema;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.run.RunStatus;
 import dev.cortex.workflows.run.StepStatus;

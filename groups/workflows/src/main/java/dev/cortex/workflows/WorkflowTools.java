@@ -1,13 +1,13 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolCall;
-import dev.cortex.mcp.ToolContext;
-import dev.cortex.mcp.ToolException;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolContext;
+import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolSpec;
 import dev.cortex.workflows.consent.ConsentPolicy;
-import dev.cortex.workflows.run.Cancellation;
+import dev.cortex.workflows.run.RunCancellation;
 import dev.cortex.workflows.run.RunHandle;
 import dev.cortex.workflows.run.RunListener;
 import dev.cortex.workflows.run.RunRecord;
@@ -175,7 +175,7 @@ final class WorkflowTools {
           .onCancel(
               () ->
                   handle.cancel(
-                      new Cancellation(
+                      new RunCancellation(
                           CANCELLED_CALL,
                           call.context().clock().instant().toString(),
                           "the client cancelled the run call (stop_on_cancel)")));
@@ -197,7 +197,7 @@ final class WorkflowTools {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ToolException(
-          dev.cortex.mcp.ErrorCodes.UNAVAILABLE,
+          dev.cortex.base.ErrorCodes.UNAVAILABLE,
           "stopped waiting for run " + handle.runId() + "; it goes on, see runs_show");
     }
   }
@@ -382,7 +382,7 @@ final class WorkflowTools {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ToolException(
-          dev.cortex.mcp.ErrorCodes.UNAVAILABLE,
+          dev.cortex.base.ErrorCodes.UNAVAILABLE,
           "stopped waiting for the cancelled run; see runs_show");
     }
   }

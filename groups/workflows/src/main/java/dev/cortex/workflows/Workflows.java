@@ -1,8 +1,8 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.Activity;
 import dev.cortex.workflows.activity.ActivityEnvironment;
@@ -143,7 +143,7 @@ public final class Workflows {
         .unavailable()
         .ifPresent(
             problem -> {
-              throw new ToolException(dev.cortex.mcp.ErrorCodes.UNAVAILABLE, problem);
+              throw new ToolException(dev.cortex.base.ErrorCodes.UNAVAILABLE, problem);
             });
     return new Prepared(loaded, resolved);
   }
@@ -302,15 +302,15 @@ public final class Workflows {
     }
     if (!run.engine().equals(engine.name())) {
       throw new ToolException(
-          dev.cortex.mcp.ErrorCodes.UNAVAILABLE,
+          dev.cortex.base.ErrorCodes.UNAVAILABLE,
           "run "
               + runId
               + " runs on the "
               + run.engine()
               + " engine; cancel it where Cortex is set up for that engine");
     }
-    dev.cortex.workflows.run.Cancellation cancellation =
-        new dev.cortex.workflows.run.Cancellation(
+    dev.cortex.workflows.run.RunCancellation cancellation =
+        new dev.cortex.workflows.run.RunCancellation(
             by, environment.clock().instant().toString(), reason);
     try {
       engine.cancel(runId, cancellation);
@@ -328,7 +328,7 @@ public final class Workflows {
     if (!now.status().ended() && trace instanceof tools.jackson.databind.node.ObjectNode node) {
       node.put(
           "note",
-          "Cancellation was asked for; the process running the run has not ended it yet. Follow"
+          "RunCancellation was asked for; the process running the run has not ended it yet. Follow"
               + " it with "
               + surface.follow(runId)
               + ".");

@@ -1,7 +1,7 @@
 package dev.cortex.workflows;
 
-import dev.cortex.mcp.CapabilityGroup;
-import dev.cortex.mcp.GroupDescriptor;
+import dev.cortex.mcp.compose.CapabilityGroup;
+import dev.cortex.mcp.compose.GroupDescriptor;
 import dev.cortex.storage.Area;
 import dev.cortex.workflows.consent.ConsentPolicy;
 import dev.cortex.workflows.run.RunStore;

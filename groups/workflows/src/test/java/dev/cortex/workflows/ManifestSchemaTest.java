@@ -2,7 +2,7 @@ package dev.cortex.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -3,8 +3,8 @@ package dev.cortex.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.workflows.consent.Confirmation;
 import dev.cortex.workflows.consent.Decision;
 import dev.cortex.workflows.remote.BareRepo;

@@ -2,8 +2,8 @@ package dev.cortex.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.PromptSpec;
-import dev.cortex.mcp.ResourceSpec;
+import dev.cortex.mcp.tool.PromptSpec;
+import dev.cortex.mcp.tool.ResourceSpec;
 import dev.cortex.workflows.run.ItemRecord;
 import dev.cortex.workflows.run.RunCost;
 import dev.cortex.workflows.run.RunRecord;
@@ -57,7 +57,7 @@ class SkillResourcesTest {
     assertThat(schema)
         .contains("| `for_each` |", "| `concurrency` |", "| `backoff` |", "| `command` |")
         .contains(
-            dev.cortex.mcp.Json.writePretty(SchemaReference.ordered(ManifestSchema.schema())));
+            dev.cortex.base.Json.writePretty(SchemaReference.ordered(ManifestSchema.schema())));
     assertThat(SkillResources.resources("x").get(1).content().get())
         .isEqualTo(SkillResources.activityKinds())
         .contains("## `shell`");

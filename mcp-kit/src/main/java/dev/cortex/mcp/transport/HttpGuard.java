@@ -1,8 +1,8 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.CancelSignals;
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.http.RequestGuard;
+import dev.cortex.base.Json;
+import dev.cortex.http.RequestGuard;
+import dev.cortex.mcp.caller.CancelSignals;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,8 +1,8 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.CancelSignals;
-import dev.cortex.mcp.McpAssembly;
-import dev.cortex.mcp.StartupException;
+import dev.cortex.base.StartupException;
+import dev.cortex.mcp.caller.CancelSignals;
+import dev.cortex.mcp.compose.McpAssembly;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
@@ -159,7 +159,7 @@ public final class HttpServe {
       CancelSignals cancels,
       Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
       throws Exception {
-    boolean loopback = dev.cortex.mcp.http.HttpHost.isLoopback(options.bind());
+    boolean loopback = dev.cortex.http.HttpHost.isLoopback(options.bind());
     if (!loopback && options.token() == null) {
       throw new StartupException(
           "Binding MCP to "

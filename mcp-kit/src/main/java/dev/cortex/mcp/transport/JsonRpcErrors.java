@@ -1,6 +1,6 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.StartupException;
+import dev.cortex.base.StartupException;
 import java.time.Duration;
 import java.util.Map;
 

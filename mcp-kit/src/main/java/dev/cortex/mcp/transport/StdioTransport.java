@@ -1,8 +1,8 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.CancelSignals;
-import dev.cortex.mcp.RequestWithdrawal;
-import dev.cortex.mcp.StartupTrace;
+import dev.cortex.mcp.caller.CancelSignals;
+import dev.cortex.mcp.caller.RequestWithdrawal;
+import dev.cortex.mcp.compose.StartupTrace;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpError;

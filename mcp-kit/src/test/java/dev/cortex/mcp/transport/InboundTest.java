@@ -2,7 +2,7 @@ package dev.cortex.mcp.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,15 +1,15 @@
 package dev.cortex.mcp.transport;
 
-import dev.cortex.mcp.CapabilityGroup;
-import dev.cortex.mcp.Composition;
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.McpAssembly;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.SessionIdentity;
-import dev.cortex.mcp.Sessions;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolInvoker;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.caller.SessionIdentity;
+import dev.cortex.mcp.caller.Sessions;
+import dev.cortex.mcp.compose.CapabilityGroup;
+import dev.cortex.mcp.compose.Composition;
+import dev.cortex.mcp.compose.McpAssembly;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolInvoker;
+import dev.cortex.mcp.tool.ToolSpec;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.cortex.mcp.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.McpAssembly;
+import dev.cortex.mcp.compose.McpAssembly;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
 import java.io.ByteArrayOutputStream;

@@ -2,15 +2,15 @@ package dev.cortex.mcp.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.CapabilityGroup;
-import dev.cortex.mcp.Composition;
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.Elicitor;
-import dev.cortex.mcp.McpAssembly;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.ToolHints;
-import dev.cortex.mcp.ToolInvoker;
-import dev.cortex.mcp.ToolSpec;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.caller.Elicitor;
+import dev.cortex.mcp.compose.CapabilityGroup;
+import dev.cortex.mcp.compose.Composition;
+import dev.cortex.mcp.compose.McpAssembly;
+import dev.cortex.mcp.tool.Schema;
+import dev.cortex.mcp.tool.ToolHints;
+import dev.cortex.mcp.tool.ToolInvoker;
+import dev.cortex.mcp.tool.ToolSpec;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.McpServer;
 import java.io.IOException;
@@ -93,7 +93,7 @@ class StdioElicitationTest {
             invoker,
             new McpAssembly.ServerIdentity("test", "Test", "0", null),
             new McpAssembly.TransportHooks(transport, transport.cancelSignals()),
-            new dev.cortex.mcp.Sessions(dev.cortex.mcp.SessionIdentity.NONE));
+            new dev.cortex.mcp.caller.Sessions(dev.cortex.mcp.caller.SessionIdentity.NONE));
     serving = new Thread(transport::serve, "stdio-serve");
     serving.start();
     send(

@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.CortexHome;
+import dev.cortex.base.CortexHome;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.Schema;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.tool.Schema;
 import dev.cortex.workflows.StepKind;
 import java.io.IOException;
 import java.net.ConnectException;

@@ -1,8 +1,8 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.Schema;
-import dev.cortex.mcp.prices.ModelPrices;
+import dev.cortex.base.Json;
+import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.mcp.tool.Schema;
 import dev.cortex.workflows.StepKind;
 import dev.cortex.workflows.activity.LlmProvider.Answer;
 import dev.cortex.workflows.activity.LlmProvider.Prompt;

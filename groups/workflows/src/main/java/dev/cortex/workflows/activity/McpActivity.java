@@ -1,8 +1,8 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.McpAssembly;
-import dev.cortex.mcp.Schema;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.compose.McpAssembly;
+import dev.cortex.mcp.tool.Schema;
 import dev.cortex.process.ProcessSpec;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.ServerSpec;

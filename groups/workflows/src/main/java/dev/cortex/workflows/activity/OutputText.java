@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import dev.cortex.workflows.Template;
 import java.util.LinkedHashMap;
 import java.util.Locale;

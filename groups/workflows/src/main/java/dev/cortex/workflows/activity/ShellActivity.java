@@ -1,7 +1,7 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.Schema;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.tool.Schema;
 import dev.cortex.process.Capture;
 import dev.cortex.process.OutputListener;
 import dev.cortex.process.ProcessResult;

@@ -1,7 +1,7 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.Schema;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.tool.Schema;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.StepKind;

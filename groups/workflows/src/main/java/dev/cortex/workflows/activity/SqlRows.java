@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Array;

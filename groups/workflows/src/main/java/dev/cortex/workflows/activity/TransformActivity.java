@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.Schema;
+import dev.cortex.mcp.tool.Schema;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.StepKind;

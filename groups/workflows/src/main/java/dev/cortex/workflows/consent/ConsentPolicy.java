@@ -1,6 +1,6 @@
 package dev.cortex.workflows.consent;
 
-import dev.cortex.mcp.Elicitor;
+import dev.cortex.mcp.caller.Elicitor;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package dev.cortex.workflows.consent;
 
-import dev.cortex.mcp.Elicitor;
+import dev.cortex.mcp.caller.Elicitor;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.cortex.workflows.remote;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.ErrorCodes;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.workflows.WorkflowErrors;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package dev.cortex.workflows.remote;
 
-import dev.cortex.mcp.ToolException;
+import dev.cortex.mcp.tool.ToolException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

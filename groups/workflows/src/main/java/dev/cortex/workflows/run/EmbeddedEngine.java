@@ -119,7 +119,7 @@ public final class EmbeddedEngine implements Engine {
   }
 
   @Override
-  public void cancel(String runId, Cancellation cancellation) {
+  public void cancel(String runId, RunCancellation cancellation) {
     Execution execution = active.get(runId);
     if (execution != null) {
       execution.cancel(cancellation);
@@ -146,7 +146,7 @@ public final class EmbeddedEngine implements Engine {
   }
 
   /** Ends as cancelled a run no thread runs: what is left of its processes first. */
-  private void cancelStopped(RunRecord run, Cancellation cancellation) {
+  private void cancelStopped(RunRecord run, RunCancellation cancellation) {
     // A step with a process group on record was in flight when the run's process stopped.
     int cut =
         store.groups().of(run.runId()).stream()
@@ -260,11 +260,11 @@ public final class EmbeddedEngine implements Engine {
     private final Manifest manifest;
     private final int first;
     private final LiveTrace trace = new LiveTrace(traces);
-    private final AtomicReference<Cancellation> cancellation = new AtomicReference<>();
+    private final AtomicReference<RunCancellation> cancellation = new AtomicReference<>();
     private volatile Thread thread;
 
     /** Stops the run: its thread is interrupted, which ends the running step's processes. */
-    void cancel(Cancellation asked) {
+    void cancel(RunCancellation asked) {
       if (cancellation.compareAndSet(null, asked)) {
         log.info("run {}: {}", run.runId(), asked.describe());
         Thread running = thread;
@@ -339,7 +339,7 @@ public final class EmbeddedEngine implements Engine {
       }
       Thread.interrupted();
       long millis = (System.nanoTime() - started) / 1_000_000 + priorMillis;
-      Cancellation cancelled = cancellation.get();
+      RunCancellation cancelled = cancellation.get();
       if (cancelled != null && error == null) {
         run = run.cancelled(clock.instant().toString(), millis, cancelled, cut);
         if (cut >= 0) {

@@ -48,7 +48,7 @@ public interface Engine {
    *
    * @throws IllegalStateException when the run is not one this engine can stop
    */
-  void cancel(String runId, Cancellation cancellation);
+  void cancel(String runId, RunCancellation cancellation);
 
   /** Whether runs this engine started in this process are still going on. */
   boolean busy();

@@ -12,11 +12,11 @@ public interface RunHandle {
   RunRecord await() throws InterruptedException;
 
   /** Stops the run as {@link Engine#cancel} does; returns at once. */
-  void cancel(Cancellation cancellation);
+  void cancel(RunCancellation cancellation);
 
   /** The handle of run {@code runId}, which ends when {@code done} completes. */
   static RunHandle of(
-      String runId, CompletableFuture<RunRecord> done, Consumer<Cancellation> canceller) {
+      String runId, CompletableFuture<RunRecord> done, Consumer<RunCancellation> canceller) {
     return new RunHandle() {
       @Override
       public String runId() {
@@ -36,7 +36,7 @@ public interface RunHandle {
       }
 
       @Override
-      public void cancel(Cancellation cancellation) {
+      public void cancel(RunCancellation cancellation) {
         canceller.accept(cancellation);
       }
     };

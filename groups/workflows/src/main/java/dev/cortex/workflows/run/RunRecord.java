@@ -28,7 +28,7 @@ public record RunRecord(
     int resumes,
     List<StepRecord> steps,
     RunError error,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Cancellation cancelled) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) RunCancellation cancelled) {
 
   public RunRecord {
     Objects.requireNonNull(runId, "runId");
@@ -90,7 +90,7 @@ public record RunRecord(
         request.manifest().name(),
         request.manifest().version(),
         request.source(),
-        dev.cortex.mcp.Json.tree(request.parameters()),
+        dev.cortex.base.Json.tree(request.parameters()),
         RunStatus.RUNNING,
         engine,
         startedAt,
@@ -161,7 +161,7 @@ public record RunRecord(
    * was) is marked cancelled, later steps stay pending.
    */
   public RunRecord cancelled(
-      String endedAt, long durationMs, Cancellation cancellation, int running) {
+      String endedAt, long durationMs, RunCancellation cancellation, int running) {
     List<StepRecord> updated = new java.util.ArrayList<>(steps);
     String stepId = null;
     if (running >= 0 && running < updated.size()) {

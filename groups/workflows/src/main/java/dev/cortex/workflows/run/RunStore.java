@@ -1,6 +1,6 @@
 package dev.cortex.workflows.run;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Sql;
@@ -217,7 +217,7 @@ public final class RunStore {
   }
 
   /** Asks the process running {@code runId} to cancel it; false when the run is not running. */
-  public boolean requestCancel(String runId, Cancellation cancellation) {
+  public boolean requestCancel(String runId, RunCancellation cancellation) {
     return database
         .get()
         .write(
@@ -232,7 +232,7 @@ public final class RunStore {
   }
 
   /** The cancellations other processes asked for among {@code runIds}, by run id. */
-  public Map<String, Cancellation> cancelRequests(java.util.Collection<String> runIds) {
+  public Map<String, RunCancellation> cancelRequests(java.util.Collection<String> runIds) {
     if (runIds.isEmpty()) {
       return Map.of();
     }
@@ -241,7 +241,7 @@ public final class RunStore {
         .get()
         .read(
             c -> {
-              Map<String, Cancellation> asked = new LinkedHashMap<>();
+              Map<String, RunCancellation> asked = new LinkedHashMap<>();
               for (String[] row :
                   Sql.query(
                       c,
@@ -251,7 +251,7 @@ public final class RunStore {
                           + ")",
                       rs -> new String[] {rs.getString(1), rs.getString(2)},
                       runIds.toArray())) {
-                asked.put(row[0], Json.mapper().readValue(row[1], Cancellation.class));
+                asked.put(row[0], Json.mapper().readValue(row[1], RunCancellation.class));
               }
               return asked;
             });
@@ -466,6 +466,6 @@ public final class RunStore {
         error == null ? null : Json.mapper().readValue(error, RunRecord.RunError.class),
         row.get("cancelled") == null
             ? null
-            : Json.mapper().readValue((String) row.get("cancelled"), Cancellation.class));
+            : Json.mapper().readValue((String) row.get("cancelled"), RunCancellation.class));
   }
 }

@@ -37,7 +37,7 @@ public record StepRecord(
    * This step, cut short by its run's cancellation: status cancelled, ended at {@code endedAt}, its
    * output kept when it has one.
    */
-  public StepRecord cancelled(String endedAt, Cancellation cancellation) {
+  public StepRecord cancelled(String endedAt, RunCancellation cancellation) {
     return new StepRecord(
         id,
         kind,

@@ -1,7 +1,7 @@
 package dev.cortex.workflows.run;
 
-import dev.cortex.mcp.Json;
-import dev.cortex.mcp.SchemaCheck;
+import dev.cortex.base.Json;
+import dev.cortex.mcp.tool.SchemaCheck;
 import dev.cortex.workflows.Jq;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.Step;

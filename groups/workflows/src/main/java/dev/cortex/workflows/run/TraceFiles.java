@@ -1,7 +1,7 @@
 package dev.cortex.workflows.run;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.Json;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 

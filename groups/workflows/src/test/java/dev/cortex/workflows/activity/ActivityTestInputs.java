@@ -1,7 +1,7 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.Json;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
 import dev.cortex.workflows.Jq;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.Step;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import dev.cortex.workflows.StepKind;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,8 +3,8 @@ package dev.cortex.workflows.activity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.Json;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.ServerSpec;
 import dev.cortex.workflows.Step;

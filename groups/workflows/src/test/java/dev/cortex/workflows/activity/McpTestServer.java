@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.mcp.McpAssembly;
+import dev.cortex.mcp.compose.McpAssembly;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;

@@ -7,7 +7,7 @@ import static dev.cortex.workflows.activity.ActivityTestInputs.manifest;
 import static dev.cortex.workflows.activity.ActivityTestInputs.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.Json;
+import dev.cortex.base.Json;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.StepKind;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.cortex.workflows.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cortex.mcp.ToolException;
+import dev.cortex.mcp.tool.ToolException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -3,8 +3,8 @@ package dev.cortex.workflows.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.ToolException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.workflows.run.WorkflowRef;
 import java.nio.file.Files;
 import java.nio.file.Path;

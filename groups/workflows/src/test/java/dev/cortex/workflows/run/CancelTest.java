@@ -3,8 +3,8 @@ package dev.cortex.workflows.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cortex.mcp.CortexHome;
-import dev.cortex.mcp.Json;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
 import dev.cortex.process.OutputListener;
 import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
@@ -96,12 +96,12 @@ class CancelTest {
     long leader = pid("leader");
     long child = pid("child");
 
-    handle.cancel(new Cancellation("a test", "2026-12-01T10:00:00Z", "no longer wanted"));
+    handle.cancel(new RunCancellation("a test", "2026-12-01T10:00:00Z", "no longer wanted"));
     RunRecord run = handle.await();
 
     assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(run.cancelled())
-        .isEqualTo(new Cancellation("a test", "2026-12-01T10:00:00Z", "no longer wanted"));
+        .isEqualTo(new RunCancellation("a test", "2026-12-01T10:00:00Z", "no longer wanted"));
     assertThat(run.step("work").orElseThrow().status()).isEqualTo(StepStatus.CANCELLED);
     assertThat(run.step("after").orElseThrow().status()).isEqualTo(StepStatus.PENDING);
     assertThat(run.error().kind()).isEqualTo("cancelled");
@@ -126,7 +126,7 @@ class CancelTest {
     eventually("the step reported its processes", () -> Files.exists(dir.resolve("leader")));
     long child = pid("child");
 
-    assertThat(store.requestCancel(handle.runId(), new Cancellation("elsewhere", "now", null)))
+    assertThat(store.requestCancel(handle.runId(), new RunCancellation("elsewhere", "now", null)))
         .isTrue();
     RunRecord run = handle.await();
 
@@ -153,7 +153,7 @@ class CancelTest {
                 RunListener.NONE)
             .await();
 
-    assertThatThrownBy(() -> engine.cancel(done.runId(), new Cancellation("late", "now", null)))
+    assertThatThrownBy(() -> engine.cancel(done.runId(), new RunCancellation("late", "now", null)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("succeeded");
   }
@@ -163,7 +163,7 @@ class CancelTest {
     RunningProcess survivor = orphanedAttempt();
     RunRecord begun = deadOwnerRun(survivor);
 
-    engine.cancel(begun.runId(), new Cancellation("a person", "2026-12-01T11:00:00Z", null));
+    engine.cancel(begun.runId(), new RunCancellation("a person", "2026-12-01T11:00:00Z", null));
 
     eventually("the survivor ended", () -> !running(survivor.pid()));
     RunRecord run = store.load(begun.runId()).orElseThrow().record();

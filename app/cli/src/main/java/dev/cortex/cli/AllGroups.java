@@ -1,0 +1,105 @@
+package dev.cortex.cli;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.core.CoreGroup;
+import dev.cortex.evidence.EvidenceGroup;
+import dev.cortex.ext.ExtGroup;
+import dev.cortex.mcp.compose.GroupDescriptor;
+import dev.cortex.mcp.compose.GroupRegistry;
+import dev.cortex.server.daemon.Daemon;
+import dev.cortex.server.sessions.Budgets;
+import dev.cortex.storage.Area;
+import dev.cortex.storage.Database;
+import dev.cortex.storage.Synchronous;
+import dev.cortex.workflows.WorkflowsGroup;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** Every capability group of this program. Add a group here and it can be selected. */
+final class AllGroups {
+  private AllGroups() {}
+
+  static GroupRegistry registry(Io io) {
+    return registry(new Services(io));
+  }
+
+  /** The groups of seed 001 whose tools are not served by this version yet. */
+  static final List<GroupDescriptor> PENDING =
+      List.of(
+          GroupDescriptor.of(
+              "workers", "cortex-workers", "Team mode: the main session's worker tools."),
+          GroupDescriptor.of(
+              "worker-report", "cortex-worker-report", "Team mode: the worker's report tool."),
+          new GroupDescriptor(
+              "interaction",
+              "cortex-interaction-bridge",
+              "Questions and plan approvals for a human.",
+              "mcp-config-interaction.json"),
+          new GroupDescriptor(
+              "slack", "cortex-slack", "File delivery to Slack.", "mcp-config-slack.json"),
+          new GroupDescriptor(
+              "feishu", "cortex-feishu", "File delivery to Feishu.", "mcp-config-feishu.json"),
+          new GroupDescriptor(
+              "web",
+              "cortex-web",
+              "Files, views, decisions and boards for the web workbench.",
+              "mcp-config-web.json"));
+
+  static GroupRegistry registry(Services services) {
+    Supplier<Database> database = services.database();
+    GroupRegistry.Builder registry =
+        GroupRegistry.builder()
+            .add(CoreGroup.DESCRIPTOR, () -> CoreGroup.create(services.home(), services.env()))
+            .add(
+                ExtGroup.DESCRIPTOR,
+                () ->
+                    ExtGroup.create(
+                        database,
+                        () -> services.settings().get(Budgets.TABLE),
+                        java.time.Clock.systemDefaultZone(),
+                        services.home(),
+                        services.env()));
+    PENDING.forEach(registry::pending);
+    return registry
+        .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))
+        .add(
+            WorkflowsGroup.DESCRIPTOR,
+            () -> WorkflowsGroup.create(Version.get(), services::workflows, services.consent()))
+        .defaults("cortex", EvidenceGroup.NAME, WorkflowsGroup.NAME)
+        .build();
+  }
+
+  /**
+   * The one database of this process, with every area's migrations, opened on first use. Nothing
+   * touches the disk until a tool needs it.
+   */
+  static Supplier<Database> database(Io io) {
+    return database(io, () -> Settings.load(io.home(), io.env()).synchronous());
+  }
+
+  /** The same, with how commits reach the disk taken from settings already loaded. */
+  static Supplier<Database> database(Io io, Supplier<Synchronous> synchronous) {
+    return new Supplier<>() {
+      private Database database;
+
+      @Override
+      public synchronized Database get() {
+        if (database == null) {
+          CortexHome home = io.home();
+          if (System.getProperty("org.sqlite.tmpdir") == null) {
+            // SQLite's native library is unpacked here rather than in /tmp, which may be noexec.
+            Path dir = CortexHome.ensureDirectory(home.root().resolve("tmp").resolve("native"));
+            System.setProperty("org.sqlite.tmpdir", dir.toString());
+          }
+          List<Area> areas =
+              new java.util.ArrayList<>(
+                  List.of(EvidenceGroup.storageArea(), WorkflowsGroup.storageArea()));
+          areas.addAll(Daemon.storageAreas());
+          database = new Database(home, areas, synchronous.get());
+        }
+        return database;
+      }
+    };
+  }
+}

@@ -1,0 +1,116 @@
+package dev.cortex.cli;
+
+import dev.cortex.base.StartupException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code cortex} command and its verbs. */
+@Command(
+    name = "cortex",
+    mixinStandardHelpOptions = true,
+    versionProvider = CortexCommand.VersionProvider.class,
+    description = "An MCP server for accountable agent work on real machines.",
+    synopsisSubcommandLabel = "COMMAND")
+final class CortexCommand implements Callable<Integer> {
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+
+  private final Io io;
+
+  CortexCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() {
+    io.err().println("cortex: a command is required. Try 'cortex --help'.");
+    return USAGE;
+  }
+
+  static int execute(Io io, String... args) {
+    McpCommand fast = McpCommand.parseQuickly(io, args);
+    if (fast != null) {
+      try {
+        return fast.call();
+      } catch (Exception e) {
+        return failure(io, e);
+      }
+    }
+    CommandLine line = new CommandLine(new CortexCommand(io));
+    line.addSubcommand("mcp", new McpCommand(io));
+    CommandLine tools = new CommandLine(new ToolsCommand(io));
+    tools.addSubcommand("list", new ToolsCommand.ListTools(io));
+    tools.addSubcommand("call", new ToolsCommand.CallTool(io));
+    line.addSubcommand("tools", tools);
+    CommandLine config = new CommandLine(new ConfigCommand(io));
+    config.addSubcommand("mcp", new ConfigCommand.WriteMcpConfig(io));
+    line.addSubcommand("config", config);
+    CommandLine evidence = new CommandLine(new EvidenceCommand(io));
+    evidence.addSubcommand("set-policy", new EvidenceCommand.SetPolicy(io));
+    line.addSubcommand("evidence", evidence);
+    line.addSubcommand("collect-test", new CollectTestCommand(io));
+    line.addSubcommand("check", new WorkflowCommands.Check(io));
+    line.addSubcommand("show", new WorkflowCommands.Show(io));
+    line.addSubcommand("run", new WorkflowCommands.Run(io));
+    CommandLine runs = new CommandLine(new WorkflowCommands.Runs(io));
+    runs.addSubcommand("list", new WorkflowCommands.RunsList(io));
+    runs.addSubcommand("show", new WorkflowCommands.RunsShow(io));
+    runs.addSubcommand("cancel", new WorkflowCommands.RunsCancel(io));
+    runs.addSubcommand("resume", new WorkflowCommands.RunsResume(io));
+    line.addSubcommand("runs", runs);
+    line.addSubcommand("status", new WorkflowCommands.Status(io));
+    CommandLine library = new CommandLine(new WorkflowCommands.Library(io));
+    library.addSubcommand("save", new WorkflowCommands.Save(io));
+    library.addSubcommand("list", new WorkflowCommands.LibraryList(io));
+    line.addSubcommand("workflows", library);
+    line.addSubcommand("worker", new WorkerCommand(io));
+    CommandLine server = new CommandLine(new ServerCommand(io));
+    server.addSubcommand("enroll", new ServerCommand.Enroll(io));
+    server.addSubcommand("revoke", new ServerCommand.Revoke(io));
+    line.addSubcommand("server", server);
+    line.addSubcommand("client", new ClientCommand(io));
+    line.addSubcommand("signal", new SignalCommand(io));
+    CommandLine sessions = new CommandLine(new SessionsCommand(io));
+    sessions.addSubcommand("new", new SessionsCommand.New(io));
+    sessions.addSubcommand("list", new SessionsCommand.ListSessions(io));
+    sessions.addSubcommand("show", new SessionsCommand.Show(io));
+    sessions.addSubcommand("send", new SessionsCommand.Send(io));
+    sessions.addSubcommand("stop", new SessionsCommand.Stop(io));
+    line.addSubcommand("sessions", sessions);
+    line.addSubcommand("chat", new SessionsCommand.Chat(io));
+    line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
+    line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
+    line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));
+    return line.execute(args);
+  }
+
+  /** Renders a failure that escaped a command: configuration problems are usage errors. */
+  private static int failure(Io io, Exception e) throws RuntimeException {
+    if (e instanceof StartupException || e instanceof IllegalArgumentException) {
+      io.err().println("cortex: " + e.getMessage());
+      return USAGE;
+    }
+    if (e instanceof UncheckedIOException unchecked) {
+      io.err()
+          .println("cortex: " + unchecked.getMessage() + ": " + unchecked.getCause().getMessage());
+      return FAILED;
+    }
+    if (e instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    throw new IllegalStateException(e);
+  }
+
+  /** Supplies {@code --version} from the build. */
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"cortex " + Version.get()};
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.cortex.cli;
+
+import dev.cortex.base.CortexHome;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.util.Map;
+
+/** The process's surroundings, injected so that commands run in-process in tests. */
+record Io(InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
+
+  String env(String name) {
+    return env.get(name);
+  }
+
+  /** These surroundings without the environment variable {@code name}. */
+  Io without(String name) {
+    if (!env.containsKey(name)) {
+      return this;
+    }
+    Map<String, String> kept = new java.util.HashMap<>(env);
+    kept.remove(name);
+    return new Io(in, out, err, Map.copyOf(kept));
+  }
+
+  CortexHome home() {
+    return CortexHome.resolve(
+        env, System.getProperty("os.name", ""), System.getProperty("user.home"));
+  }
+}

@@ -1,0 +1,93 @@
+package dev.cortex.cli;
+
+import dev.cortex.storage.Database;
+import dev.cortex.workflows.Workflows;
+import dev.cortex.workflows.consent.ConsentPolicy;
+import dev.cortex.workflows.consent.ConsentSettings;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * What the commands of one process share, each built on first use: the database and the workflow
+ * verbs. A server waits here for detached runs before it exits.
+ */
+final class Services {
+  private final Io io;
+  private final Supplier<Database> database;
+  private final Settings settings;
+  private Workflows workflows;
+  private ConsentPolicy consent;
+
+  /**
+   * @throws dev.cortex.base.StartupException when cortex.toml or a setting's variable is wrong
+   */
+  Services(Io io) {
+    this.io = io;
+    this.settings = Settings.load(io.home(), io.env());
+    this.database = AllGroups.database(io, settings::synchronous);
+  }
+
+  Settings settings() {
+    return settings;
+  }
+
+  dev.cortex.base.CortexHome home() {
+    return io.home();
+  }
+
+  java.util.Map<String, String> env() {
+    return io.env();
+  }
+
+  Supplier<Database> database() {
+    return database;
+  }
+
+  /**
+   * Makes these the services of {@code cortex mcp}: runs are confirmed through the MCP client's
+   * elicitation or a native dialog, as the environment's settings say.
+   *
+   * @throws IllegalArgumentException when a confirmation setting is wrong
+   */
+  Services servingMcp() {
+    ConsentSettings settings = ConsentSettings.fromEnvironment(io.env());
+    synchronized (this) {
+      consent = settings.policy(io.env(), System.getProperty("os.name", ""));
+    }
+    return this;
+  }
+
+  /** How this process asks its human before a run: the MCP server's way, else the terminal's. */
+  synchronized ConsentPolicy consent() {
+    return consent != null ? consent : CliConsent.policy(io);
+  }
+
+  synchronized Workflows workflows() {
+    if (workflows == null) {
+      workflows =
+          settings.temporalEngine()
+              ? Workflows.create(
+                  Version.get(),
+                  io.home(),
+                  io.env(),
+                  database,
+                  Path.of("").toAbsolutePath(),
+                  TemporalSupport.engines(settings.temporal(), io.env(), io.home()))
+              : Workflows.embedded(
+                  Version.get(), io.home(), io.env(), database, Path.of("").toAbsolutePath());
+    }
+    return workflows;
+  }
+
+  /** Waits for runs still going on in this process (detached ones), telling the human why. */
+  void awaitRuns() throws InterruptedException {
+    Workflows built;
+    synchronized (this) {
+      built = workflows;
+    }
+    if (built != null && built.engine().busy()) {
+      io.err().println("cortex: waiting for workflow runs still in progress to finish");
+      built.engine().awaitIdle();
+    }
+  }
+}

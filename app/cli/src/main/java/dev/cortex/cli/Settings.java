@@ -1,0 +1,93 @@
+package dev.cortex.cli;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.settings.CortexToml;
+import dev.cortex.base.settings.SettingsTable;
+import dev.cortex.server.daemon.DeviceSettings;
+import dev.cortex.server.daemon.ServerSettings;
+import dev.cortex.server.sessions.Budgets;
+import dev.cortex.server.sessions.SessionSettings;
+import dev.cortex.server.waitpoints.WaitSettings;
+import dev.cortex.storage.StorageSettings;
+import dev.cortex.storage.Synchronous;
+import dev.cortex.workflows.EngineChoice;
+import dev.cortex.workflows.temporal.TemporalSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The user's settings, {@code $CORTEX_HOME/config/cortex.toml} with environment variables over it:
+ * every module's table, composed here. A mistake stops the command with a message naming the file
+ * and key (or the variable).
+ */
+record Settings(CortexToml tables) {
+  /** Every table this program knows, in the order the documentation lists them. */
+  static final List<SettingsTable<?>> TABLES =
+      List.of(
+          EngineChoice.TABLE,
+          TemporalTable.TABLE,
+          StorageSettings.TABLE,
+          ServerSettings.TABLE,
+          DeviceSettings.TABLE,
+          SessionSettings.TABLE,
+          Budgets.TABLE,
+          WaitSettings.TABLE);
+
+  static Settings load(CortexHome home, Map<String, String> env) {
+    return new Settings(CortexToml.load(home.configDir(), env, TABLES));
+  }
+
+  /**
+   * The settings of a long-lived process, read again only when cortex.toml changes (its time or
+   * size), so that edits to budgets or waitpoint settings take effect without a file read on every
+   * use.
+   */
+  static Supplier<Settings> live(CortexHome home, Map<String, String> env) {
+    Path file = home.configDir().resolve(CortexToml.FILE);
+    return new Supplier<>() {
+      private List<Object> stamp;
+      private Settings settings;
+
+      @Override
+      public synchronized Settings get() {
+        List<Object> now = stamp(file);
+        if (settings == null || !now.equals(stamp)) {
+          settings = load(home, env);
+          stamp = now;
+        }
+        return settings;
+      }
+    };
+  }
+
+  private static List<Object> stamp(Path file) {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      return List.of(attributes.lastModifiedTime(), attributes.size());
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  <T> T get(SettingsTable<T> table) {
+    return tables.get(table);
+  }
+
+  boolean temporalEngine() {
+    return get(EngineChoice.TABLE).temporal();
+  }
+
+  TemporalSettings temporal() {
+    return get(TemporalTable.TABLE);
+  }
+
+  /** How commits reach the disk: {@code [storage] synchronous}, or CORTEX_SQLITE_SYNCHRONOUS. */
+  Synchronous synchronous() {
+    return get(StorageSettings.TABLE).synchronous();
+  }
+}

@@ -1,0 +1,344 @@
+package dev.cortex.device;
+
+import dev.cortex.process.Processes;
+import dev.cortex.protocol.hub.Hub;
+import dev.cortex.protocol.hub.HubMessage;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.websocket.api.exceptions.UpgradeException;
+import org.eclipse.jetty.websocket.client.ClientUpgradeRequest;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent of a remote device: connects to the hub, says who it is, sends a heartbeat every 5 s,
+ * carries out commands, and reconnects with backoff (1 s doubling to 30 s, with jitter) when the
+ * connection ends, until a person must act (a revoked credential, another protocol version) or the
+ * client is stopped.
+ */
+public final class DeviceAgent implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DeviceAgent.class);
+  private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+  private final ClientOptions options;
+  private final CommandRunner runner;
+  private final GrepAction grep;
+  private final boolean windows;
+  private final CountDownLatch stop = new CountDownLatch(1);
+  private final ScheduledExecutorService ticker;
+  private final DeviceSpool spool;
+  private final Jobs jobs;
+  private volatile HubConnection current;
+  private volatile String failure;
+
+  public DeviceAgent(ClientOptions options) {
+    this.options = Objects.requireNonNull(options, "options");
+    this.windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("windows");
+    this.jobs =
+        new Jobs(
+            options.jobsDir(), options.environment(), options.workingDirectory(), options.clock());
+    this.grep = new GrepAction(options.workingDirectory(), ripgrep(options), options.environment());
+    this.runner =
+        new CommandRunner(
+            new ShellAction(
+                options.environment(),
+                options.workingDirectory(),
+                options.captureBytes(),
+                windows,
+                jobs),
+            new FileActions(new AgentsChain(options.agentsHome())),
+            new GlobAction(options.workingDirectory()),
+            grep,
+            jobs);
+    this.spool = new DeviceSpool(options.spoolDir(), options.clock());
+    this.ticker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "cortex-device-heartbeat");
+              thread.setDaemon(true);
+              return thread;
+            });
+  }
+
+  /** The {@code rg} to search with: on the device's PATH, unless the options say java. */
+  private static String ripgrep(ClientOptions options) {
+    if ("java".equals(options.grepEngine())) {
+      return null;
+    }
+    String found = onPath(options);
+    if (found == null && "ripgrep".equals(options.grepEngine())) {
+      throw new IllegalArgumentException("--grep-engine ripgrep: no rg on the PATH");
+    }
+    return found;
+  }
+
+  private static String onPath(ClientOptions options) {
+    String path = options.environment().getOrDefault("PATH", "");
+    for (String dir : path.split(java.io.File.pathSeparator)) {
+      if (dir.isEmpty()) {
+        continue;
+      }
+      java.nio.file.Path candidate = java.nio.file.Path.of(dir, "rg");
+      if (java.nio.file.Files.isExecutable(candidate)) {
+        return candidate.toString();
+      }
+    }
+    return null;
+  }
+
+  HubMessage.Hello hello() {
+    String hostname;
+    try {
+      hostname = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      hostname = null;
+    }
+    List<String> capabilities =
+        new ArrayList<>(List.of("bash", "read", "write", "edit", "glob", "grep", "job", "signal"));
+    capabilities.add("grep:" + grep.engine());
+    if (Processes.groupsSupported()) {
+      capabilities.add("process-groups");
+    }
+    return new HubMessage.Hello(
+        Hub.VERSION,
+        options.name(),
+        platform(),
+        System.getProperty("os.arch", "unknown"),
+        hostname,
+        options.version(),
+        capabilities,
+        options.home().toAbsolutePath().toString(),
+        options.environment().get("CORTEX_LAUNCHER"));
+  }
+
+  private String platform() {
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    if (windows) {
+      return "windows";
+    }
+    if (os.contains("mac") || os.contains("darwin")) {
+      return "macos";
+    }
+    return os.contains("linux") ? "linux" : "other";
+  }
+
+  /**
+   * Serves until {@link #close()} or until the hub refuses the device for good.
+   *
+   * @return 0 when stopped, 1 when the hub refused the device for good (the reason is logged)
+   */
+  public int run() throws InterruptedException {
+    String credential;
+    try {
+      credential = credential();
+    } catch (Enrolment.Failed e) {
+      failure = "enrolment failed: " + e.getMessage();
+      log.error(failure);
+      return 1;
+    }
+    WebSocketClient client;
+    try {
+      client = websocketClient();
+    } catch (Exception e) {
+      failure = "cannot start the WebSocket client: " + e.getMessage();
+      log.error(failure);
+      return 1;
+    }
+    ticker.scheduleWithFixedDelay(this::tick, 5, 5, TimeUnit.SECONDS);
+    ticker.scheduleWithFixedDelay(this::flushSpool, 1, 1, TimeUnit.SECONDS);
+    Duration backoff = FIRST_BACKOFF;
+    try {
+      while (stop.getCount() > 0) {
+        HubConnection connection = new HubConnection(hello(), runner, spool, options.clock());
+        HubConnection.Ending ending = connect(client, connection, credential);
+        current = null;
+        if (stop.getCount() == 0) {
+          break;
+        }
+        if (ending.code() < 0 || Hub.isFinal(ending.code())) {
+          failure = "the hub refused this device: " + ending.reason();
+          log.error("{}; not retrying", failure);
+          return 1;
+        }
+        backoff = ending.welcomed() ? FIRST_BACKOFF : backoff;
+        long jittered =
+            (long) (backoff.toMillis() * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
+        log.info(
+            "disconnected ({}); reconnecting in {} ms",
+            ending.reason() == null || ending.reason().isBlank()
+                ? HubConnection.describe(ending.code())
+                : ending.reason(),
+            jittered);
+        if (stop.await(jittered, TimeUnit.MILLISECONDS)) {
+          break;
+        }
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                ? MAX_BACKOFF
+                : backoff.multipliedBy(2);
+      }
+      return 0;
+    } finally {
+      ticker.shutdownNow();
+      runner.close();
+      try {
+        client.stop();
+      } catch (Exception e) {
+        log.debug("stopping the WebSocket client", e);
+      }
+    }
+  }
+
+  /** Why {@link #run()} returned 1, for the command line. */
+  public String failure() {
+    return failure;
+  }
+
+  private String credential() throws Enrolment.Failed {
+    if (options.enrolmentCode() != null) {
+      String credential = Enrolment.exchange(options);
+      log.info(
+          "enrolled as {}; the credential is kept in {}", options.name(), options.credentialFile());
+      return credential;
+    }
+    String stored = Enrolment.stored(options.credentialFile());
+    if (stored != null) {
+      return stored;
+    }
+    if (options.sharedToken() != null) {
+      return options.sharedToken();
+    }
+    throw new Enrolment.Failed(
+        "this device has no credential: run 'cortex server enroll "
+            + options.name()
+            + "' on the server and pass the code with --enroll, or set CORTEX_CLIENT_TOKEN");
+  }
+
+  private WebSocketClient websocketClient() throws Exception {
+    SslContextFactory.Client tls = new SslContextFactory.Client();
+    if (options.trustCertificate() != null) {
+      try {
+        tls.setTrustStore(Trust.store(options.trustCertificate()));
+      } catch (IOException | GeneralSecurityException e) {
+        throw new IllegalArgumentException(
+            "cannot read the certificate " + options.trustCertificate() + ": " + e.getMessage());
+      }
+    }
+    ClientConnector connector = new ClientConnector();
+    connector.setSslContextFactory(tls);
+    HttpClient http = new HttpClient(new HttpClientTransportOverHTTP(connector));
+    WebSocketClient client = new WebSocketClient(http);
+    client.setMaxTextMessageSize(Hub.MAX_MESSAGE_BYTES);
+    client.setIdleTimeout(Duration.ofSeconds(60));
+    client.start();
+    return client;
+  }
+
+  private HubConnection.Ending connect(
+      WebSocketClient client, HubConnection connection, String credential)
+      throws InterruptedException {
+    ClientUpgradeRequest request = new ClientUpgradeRequest();
+    request.setHeader("Authorization", "Bearer " + credential);
+    request.setHeader(Hub.DEVICE_HEADER, options.name());
+    try {
+      CompletableFuture<org.eclipse.jetty.websocket.api.Session> session =
+          client.connect(connection, options.endpoint(), request);
+      session.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof UpgradeException upgrade && upgrade.getResponseStatusCode() == 401) {
+        return new HubConnection.Ending(
+            -1, "the hub did not accept this device's credential (HTTP 401)", false);
+      }
+      String why =
+          cause instanceof UpgradeException upgrade
+              ? "the hub answered HTTP " + upgrade.getResponseStatusCode()
+              : cause == null
+                  ? "unknown error"
+                  : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+      return new HubConnection.Ending(
+          1006, "cannot connect to " + options.endpoint() + ": " + why, false);
+    } catch (TimeoutException e) {
+      return new HubConnection.Ending(
+          1006, "connecting to " + options.endpoint() + " timed out", false);
+    } catch (IOException e) {
+      return new HubConnection.Ending(1006, "cannot connect: " + e.getMessage(), false);
+    }
+    current = connection;
+    while (true) {
+      try {
+        return connection.ended().get(1, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        if (stop.getCount() == 0) {
+          connection.close(1001, "the device client is stopping");
+          try {
+            return connection.ended().get(5, TimeUnit.SECONDS);
+          } catch (ExecutionException | TimeoutException ignored) {
+            return new HubConnection.Ending(1001, "stopped", connection.welcomed());
+          }
+        }
+      } catch (ExecutionException e) {
+        return new HubConnection.Ending(1006, String.valueOf(e.getCause()), connection.welcomed());
+      }
+    }
+  }
+
+  /** Every 5 s: a heartbeat, and a check that the hub is still heard. */
+  private void tick() {
+    HubConnection connection = current;
+    if (connection == null) {
+      return;
+    }
+    if (Duration.between(connection.lastHeard(), options.clock().instant())
+            .compareTo(Hub.SILENCE_LIMIT)
+        > 0) {
+      log.warn("the hub was silent for over 15 s; reconnecting");
+      connection.close(Hub.CLOSE_HEARTBEAT_TIMEOUT, "the hub went silent");
+      return;
+    }
+    connection.heartbeat();
+  }
+
+  private void flushSpool() {
+    try {
+      jobs.signalEnded(spool.spool());
+    } catch (RuntimeException e) {
+      log.warn("writing the signals of ended jobs failed", e);
+    }
+    HubConnection connection = current;
+    if (connection == null) {
+      return;
+    }
+    try {
+      connection.flushSpool();
+    } catch (RuntimeException e) {
+      log.warn("sending the spool's signals failed", e);
+    }
+  }
+
+  /** Stops serving: the connection closes, running commands are stopped. */
+  @Override
+  public void close() {
+    stop.countDown();
+  }
+}

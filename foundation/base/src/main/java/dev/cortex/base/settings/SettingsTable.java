@@ -1,0 +1,31 @@
+package dev.cortex.base.settings;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One table of {@code cortex.toml} (for example {@code [server]}), owned by the module it
+ * configures: its keys, the environment variables that override them, and how its values become
+ * that module's settings record.
+ *
+ * @param <T> the settings record the table reads into
+ */
+public interface SettingsTable<T> {
+  /** The table's name, e.g. {@code server} for {@code [server]}. */
+  String name();
+
+  /** Every key the table knows; any other stops start-up. */
+  Set<String> keys();
+
+  /** Environment variables that override keys of this table: variable name to key. */
+  Map<String, String> variables();
+
+  /**
+   * Reads the table's settings. Keys absent from both the file and the environment take the
+   * module's defaults.
+   *
+   * @throws dev.cortex.base.StartupException through {@link TableValues}' readers, naming the file
+   *     and key (or the variable) of a wrong value
+   */
+  T read(TableValues values);
+}

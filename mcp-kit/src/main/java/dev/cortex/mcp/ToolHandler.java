@@ -1,7 +1,0 @@
-package dev.cortex.mcp;
-
-/** The work of one tool. Returns a record (or map) matching the tool's output schema. */
-@FunctionalInterface
-public interface ToolHandler {
-  Object handle(ToolCall call);
-}

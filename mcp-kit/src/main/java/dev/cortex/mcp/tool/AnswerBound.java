@@ -1,0 +1,80 @@
+package dev.cortex.mcp.tool;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The bound on every tool's answer: {@value #MAX_CHARS} characters of JSON. A larger answer is
+ * saved whole under {@code $CORTEX_HOME/tmp/tool-results/} and the caller gets, in its place,
+ * {@code {"spilled": {saved_to, total_chars, preview, note}}}: the file, the answer's length and
+ * its first 2 KB. Every tool's output schema admits that shape beside its own, so a spilled answer
+ * is still a valid result; its text copy is as small.
+ */
+public final class AnswerBound {
+  /** The most characters of JSON a tool answers with. */
+  public static final int MAX_CHARS = 100_000;
+
+  private AnswerBound() {}
+
+  /** Built once: every tool's output schema shares it. */
+  private static final Map<String, Object> SPILLED = spilledSchema();
+
+  /** The schema of a spilled answer. */
+  private static Map<String, Object> spilledSchema() {
+    return Schema.object()
+        .description("The answer was over " + MAX_CHARS + " characters and was saved to a file.")
+        .required(
+            "spilled",
+            Schema.object()
+                .required("saved_to", Schema.string("The file that holds the whole answer (JSON)."))
+                .required("total_chars", Schema.integer("The whole answer's length in characters."))
+                .required(
+                    "preview",
+                    Schema.string("The answer's first 2 KB of JSON, cut at a character."))
+                .required(
+                    "note", Schema.string("How to get the rest: read the file, or ask for less."))
+                .build())
+        .build();
+  }
+
+  /**
+   * {@code schema} (an object schema) or a spilled answer. Applied once: a schema that already
+   * admits a spilled answer is returned as it is.
+   */
+  static Map<String, Object> admitSpilled(Map<String, Object> schema) {
+    if (schema.get("anyOf") instanceof List<?> branches
+        && branches.size() == 2
+        && SPILLED.equals(branches.get(1))) {
+      return schema;
+    }
+    Map<String, Object> wrapped = new LinkedHashMap<>();
+    wrapped.put("type", "object");
+    wrapped.put("anyOf", List.of(schema, SPILLED));
+    return java.util.Collections.unmodifiableMap(wrapped);
+  }
+
+  /** Saves {@code json}, an answer of {@code tool} over the bound; returns the answer instead. */
+  static String spill(String tool, String json, CortexHome home, Clock clock) {
+    Spill.SpillableText saved = new Spill(home, clock).save(tool, json, ".json");
+    Map<String, Object> spilled = new LinkedHashMap<>();
+    spilled.put("saved_to", saved.savedTo());
+    spilled.put("total_chars", saved.totalChars());
+    spilled.put("preview", saved.text());
+    spilled.put(
+        "note",
+        "The answer of "
+            + tool
+            + " was "
+            + saved.totalChars()
+            + " characters, over the limit of "
+            + MAX_CHARS
+            + "; the whole of it is in "
+            + saved.savedTo()
+            + " (owner-only). Read the file, or ask for less.");
+    return Json.write(Map.of("spilled", spilled));
+  }
+}

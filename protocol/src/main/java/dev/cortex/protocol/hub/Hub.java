@@ -1,0 +1,65 @@
+package dev.cortex.protocol.hub;
+
+import java.time.Duration;
+
+/**
+ * Constants of the device hub's protocol, version 1: where devices connect, how they present
+ * themselves, how often they speak, and the close codes the hub ends a connection with. The
+ * messages are {@link HubMessage}s, one JSON object per WebSocket text frame.
+ */
+public final class Hub {
+  private Hub() {}
+
+  /** The protocol version this build speaks. */
+  public static final int VERSION = 1;
+
+  /** Path of the WebSocket endpoint on the hub's port. */
+  public static final String PATH = "/hub";
+
+  /** Path where a device exchanges a one-time enrolment code for its credential. */
+  public static final String ENROL_PATH = "/enrol";
+
+  /** The header naming the device at the upgrade. */
+  public static final String DEVICE_HEADER = "X-Cortex-Device";
+
+  /** The default port of the hub. */
+  public static final int DEFAULT_PORT = 3002;
+
+  /** How often a device sends a heartbeat. */
+  public static final Duration HEARTBEAT = Duration.ofSeconds(5);
+
+  /** Silence after which either side gives the connection up. */
+  public static final Duration SILENCE_LIMIT = Duration.ofSeconds(15);
+
+  /** The largest message either side accepts. */
+  public static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+  /** Close code: the device did not say its name. */
+  public static final int CLOSE_MISSING_NAME = 4001;
+
+  /** Close code: a device of that name is already connected. */
+  public static final int CLOSE_DUPLICATE_DEVICE = 4002;
+
+  /** Close code: the device went silent for longer than {@link #SILENCE_LIMIT}. */
+  public static final int CLOSE_HEARTBEAT_TIMEOUT = 4003;
+
+  /** Close code: the device speaks another protocol version. */
+  public static final int CLOSE_PROTOCOL_VERSION = 4004;
+
+  /** Close code: the device's credential was revoked, or the device removed from the registry. */
+  public static final int CLOSE_REVOKED = 4005;
+
+  /** Close code: the hello was missing or malformed, or named another device than the upgrade. */
+  public static final int CLOSE_BAD_HELLO = 4006;
+
+  /** Close code: the device is not (or no longer) in the registry, machines.json. */
+  public static final int CLOSE_NOT_REGISTERED = 4007;
+
+  /** Close code: the hub holds as many devices as it may. */
+  public static final int CLOSE_HUB_FULL = 4008;
+
+  /** Whether a close code means the device should stop retrying until a person acts. */
+  public static boolean isFinal(int closeCode) {
+    return closeCode == CLOSE_REVOKED || closeCode == CLOSE_PROTOCOL_VERSION;
+  }
+}

@@ -1,0 +1,410 @@
+package dev.cortex.server.client;
+
+import dev.cortex.base.Cancellation;
+import dev.cortex.base.CodedException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.base.Json;
+import dev.cortex.protocol.webhook.Webhook;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * How MCP tools reach the agent server ({@code cortex server}): POSTs to its loopback webhook with
+ * the {@code x-cortex-token} header and the webhook protocol version, under the infrastructure
+ * deadline of 30 min 30 s (a tool's own deadline, plus 30 s for its answer to come back, when
+ * shorter). A daemon that is not running, refuses the token or speaks another protocol version is
+ * an {@code UNAVAILABLE} error with a sentence that says what to do; the token never appears in a
+ * message or a log line.
+ *
+ * <p>An answer is a stream of JSON lines: any number of events (e.g. a remote command's output as
+ * it arrives), then one line holding {@code result} or {@code error}.
+ */
+public final class AgentServerClient {
+  private static final Logger log = LoggerFactory.getLogger(AgentServerClient.class);
+
+  private static final ScheduledExecutorService DEADLINES =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "cortex-daemon-deadlines");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** One HTTP client per process: its threads and connections serve every call. */
+  private static volatile HttpClient shared;
+
+  private final String host;
+  private final int port;
+  private final Secret token;
+
+  /** A client of the webhook on {@code 127.0.0.1:port} with {@code token} (null: none found). */
+  public AgentServerClient(int port, String token) {
+    this.host = "127.0.0.1";
+    this.port = port;
+    this.token = token == null ? null : new Secret(token);
+  }
+
+  /**
+   * The client the environment describes: {@code WEBHOOK_PORT} (else the port the running server
+   * recorded in {@code data/server.json}, else 3001) and {@code CORTEX_WEBHOOK_TOKEN} (else the
+   * token file the server keeps in {@code config/}).
+   */
+  public static AgentServerClient fromEnvironment(Map<String, String> env, CortexHome home) {
+    return new AgentServerClient(port(env, home), token(env, home));
+  }
+
+  /**
+   * The webhook's port as the environment says: {@code WEBHOOK_PORT}, else the running server's
+   * {@code data/server.json}, else 3001.
+   */
+  public static int webhookPort(Map<String, String> env, CortexHome home) {
+    return port(env, home);
+  }
+
+  private static int port(Map<String, String> env, CortexHome home) {
+    String value = env.get("WEBHOOK_PORT");
+    if (value != null && !value.isBlank()) {
+      try {
+        int port = Integer.parseInt(value.strip());
+        if (port > 0 && port <= 65535) {
+          return port;
+        }
+      } catch (NumberFormatException e) {
+        // falls through to the message below
+      }
+      throw new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "WEBHOOK_PORT must be a port number from 1 to 65535, got '" + value + "'.");
+    }
+    Path file = home.dataDir().resolve(Webhook.SERVER_FILE);
+    if (Files.isRegularFile(file)) {
+      try {
+        JsonNode server = Json.mapper().readTree(Files.readString(file));
+        if (server.path("webhook_port").isInt()) {
+          return server.path("webhook_port").asInt();
+        }
+      } catch (IOException | JacksonException e) {
+        log.debug("cannot read the server file", e);
+      }
+    }
+    return Webhook.DEFAULT_PORT;
+  }
+
+  private static String token(Map<String, String> env, CortexHome home) {
+    String value = env.get("CORTEX_WEBHOOK_TOKEN");
+    if (value != null && !value.isBlank()) {
+      return value.strip();
+    }
+    Path file = home.configDir().resolve(Webhook.TOKEN_FILE);
+    try {
+      return Files.isRegularFile(file) ? Files.readString(file).strip() : null;
+    } catch (IOException e) {
+      log.debug("cannot read the webhook token file", e);
+      return null;
+    }
+  }
+
+  /** The port this client talks to. */
+  public int port() {
+    return port;
+  }
+
+  /**
+   * POSTs {@code body} as JSON to {@code route} and returns the answer's {@code result}.
+   *
+   * @param deadline the tool's own deadline; the request ends at it plus {@link
+   *     Webhook#ANSWER_MARGIN}, and never later than {@link Webhook#INFRASTRUCTURE_DEADLINE}
+   * @param events receives each event line before the result, on the calling thread
+   * @throws CodedException {@code UNAVAILABLE} when the daemon cannot be reached, refuses or times
+   *     out; the daemon's own code and message when it answers with an error
+   */
+  public JsonNode post(
+      String route,
+      Object body,
+      Duration deadline,
+      Cancellation cancellation,
+      Consumer<JsonNode> events) {
+    return send(route, body, limit(deadline), cancellation, events);
+  }
+
+  /**
+   * Like {@link #post}, for a person's command that follows a long answer (a session's turn): the
+   * request may last {@code limit}, beyond the tools' {@link Webhook#INFRASTRUCTURE_DEADLINE}.
+   */
+  public JsonNode follow(
+      String route,
+      Object body,
+      Duration limit,
+      Cancellation cancellation,
+      Consumer<JsonNode> events) {
+    return send(route, body, Objects.requireNonNull(limit, "limit"), cancellation, events);
+  }
+
+  private JsonNode send(
+      String route,
+      Object body,
+      Duration limit,
+      Cancellation cancellation,
+      Consumer<JsonNode> events) {
+    Objects.requireNonNull(cancellation, "cancellation");
+    if (token == null) {
+      throw new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "No webhook token: set CORTEX_WEBHOOK_TOKEN, or start the agent server once with"
+              + " 'cortex server' so that it writes its token file.");
+    }
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + route))
+            .timeout(limit)
+            .header("Content-Type", "application/json")
+            .header(Webhook.TOKEN_HEADER, token.value())
+            .header(Webhook.PROTOCOL_HEADER, Integer.toString(Webhook.PROTOCOL))
+            .POST(HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8))
+            .build();
+    CompletableFuture<HttpResponse<InputStream>> pending =
+        client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    Stopper stopper = new Stopper(pending);
+    ScheduledFuture<?> timer =
+        DEADLINES.schedule(stopper::expire, limit.toMillis(), TimeUnit.MILLISECONDS);
+    try (Cancellation.Registration ignored = cancellation.onCancel(stopper::cancel)) {
+      return answer(route, stopper.await(), stopper, limit, events);
+    } finally {
+      timer.cancel(false);
+      stopper.close();
+    }
+  }
+
+  private static Duration limit(Duration deadline) {
+    if (deadline == null) {
+      return Webhook.INFRASTRUCTURE_DEADLINE;
+    }
+    Duration limit = deadline.plus(Webhook.ANSWER_MARGIN);
+    return limit.compareTo(Webhook.INFRASTRUCTURE_DEADLINE) > 0
+        ? Webhook.INFRASTRUCTURE_DEADLINE
+        : limit;
+  }
+
+  private static HttpClient client() {
+    HttpClient built = shared;
+    if (built == null) {
+      synchronized (AgentServerClient.class) {
+        if (shared == null) {
+          shared =
+              HttpClient.newBuilder()
+                  .version(HttpClient.Version.HTTP_1_1)
+                  .connectTimeout(Duration.ofSeconds(5))
+                  .followRedirects(HttpClient.Redirect.NEVER)
+                  .build();
+        }
+        built = shared;
+      }
+    }
+    return built;
+  }
+
+  private JsonNode answer(
+      String route,
+      HttpResponse<InputStream> response,
+      Stopper stopper,
+      Duration limit,
+      Consumer<JsonNode> events) {
+    int status = response.statusCode();
+    try (InputStream in = response.body()) {
+      stopper.body(in);
+      var lines =
+          new java.io.BufferedReader(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonNode node = Json.mapper().readTree(line);
+        if (node.has("error")) {
+          throw refusal(status, node.path("error"));
+        }
+        if (node.has("result")) {
+          return node.path("result");
+        }
+        events.accept(node);
+      }
+    } catch (IOException | JacksonException e) {
+      stopper.rethrowIfStopped(limit);
+      log.debug("reading the answer of {} failed", route, e);
+      throw new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "The agent server stopped answering (it may have been stopped or restarted); the request"
+              + " may or may not have been carried out.");
+    }
+    stopper.rethrowIfStopped(limit);
+    if (status != 200) {
+      throw unexpectedStatus(status);
+    }
+    throw new CodedException(
+        ErrorCodes.UNAVAILABLE,
+        "The agent server ended its answer without a result; the request may or may not have been"
+            + " carried out.");
+  }
+
+  private CodedException refusal(int status, JsonNode error) {
+    String code = error.path("code").asString("");
+    String message = error.path("message").asString("");
+    if (status == 401) {
+      return new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "The agent server on port "
+              + port
+              + " refused this server's webhook token. CORTEX_WEBHOOK_TOKEN must be the token of"
+              + " the running 'cortex server' (its token file is config/webhook-token in the"
+              + " Cortex home).");
+    }
+    if (status == 409 && "PROTOCOL_MISMATCH".equals(code)) {
+      return new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          message
+              + " This cortex speaks webhook protocol "
+              + Webhook.PROTOCOL
+              + ": restart 'cortex server' from the same installation as this MCP server.");
+    }
+    if (code.isEmpty() || message.isEmpty()) {
+      return unexpectedStatus(status);
+    }
+    return new CodedException(code, message);
+  }
+
+  private static CodedException unexpectedStatus(int status) {
+    return new CodedException(
+        ErrorCodes.UNAVAILABLE,
+        "The agent server answered HTTP " + status + " without a usable body.");
+  }
+
+  /** Ends a pending request early: on the caller's cancel, or at the deadline. */
+  private final class Stopper implements AutoCloseable {
+    private final CompletableFuture<HttpResponse<InputStream>> pending;
+    private volatile InputStream body;
+    private volatile String why;
+
+    Stopper(CompletableFuture<HttpResponse<InputStream>> pending) {
+      this.pending = pending;
+    }
+
+    void body(InputStream in) {
+      this.body = in;
+      if (why != null) {
+        close();
+      }
+    }
+
+    void cancel() {
+      stop("cancelled");
+    }
+
+    void expire() {
+      stop("expired");
+    }
+
+    private void stop(String reason) {
+      if (why == null) {
+        why = reason;
+      }
+      pending.cancel(true);
+      close();
+    }
+
+    HttpResponse<InputStream> await() {
+      try {
+        return pending.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CodedException(
+            ErrorCodes.UNAVAILABLE, "Interrupted while waiting for the agent server.");
+      } catch (java.util.concurrent.CancellationException e) {
+        rethrowIfStopped(null);
+        throw new CodedException(
+            ErrorCodes.UNAVAILABLE, "The request to the agent server was cancelled.");
+      } catch (ExecutionException e) {
+        rethrowIfStopped(null);
+        Throwable cause = e.getCause();
+        if (cause instanceof ConnectException
+            || cause instanceof java.nio.channels.ClosedChannelException
+            || cause != null && cause.getCause() instanceof ConnectException) {
+          throw new CodedException(
+              ErrorCodes.UNAVAILABLE,
+              "The Cortex agent server is not running: nothing answers on "
+                  + host
+                  + ":"
+                  + port
+                  + ". Start it with 'cortex server' (or 'cortex server --detach').");
+        }
+        if (cause instanceof HttpTimeoutException) {
+          rethrowIfStopped(null);
+        }
+        log.debug("webhook request failed", cause);
+        throw new CodedException(
+            ErrorCodes.UNAVAILABLE,
+            "The agent server on "
+                + host
+                + ":"
+                + port
+                + " could not be reached: "
+                + (cause == null ? "unknown error" : cause.getClass().getSimpleName())
+                + ".");
+      }
+    }
+
+    void rethrowIfStopped(Duration limit) {
+      if ("cancelled".equals(why)) {
+        throw new CodedException(ErrorCodes.CANCELLED, "The call was cancelled by the client.");
+      }
+      if ("expired".equals(why)) {
+        throw new CodedException(
+            ErrorCodes.UNAVAILABLE,
+            "The agent server did not answer in time"
+                + (limit == null ? "" : " (" + limit.toSeconds() + " s)")
+                + "; the request may still be running there.");
+      }
+    }
+
+    @Override
+    public void close() {
+      InputStream in = body;
+      if (in != null) {
+        try {
+          in.close();
+        } catch (IOException e) {
+          // already closed
+        }
+      }
+    }
+  }
+
+  /** A secret whose {@code toString} never shows it. */
+  private record Secret(String value) {
+    @Override
+    public String toString() {
+      return "Secret[redacted]";
+    }
+  }
+}

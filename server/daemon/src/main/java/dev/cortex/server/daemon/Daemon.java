@@ -1,0 +1,429 @@
+package dev.cortex.server.daemon;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
+import dev.cortex.base.StartupException;
+import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.http.GuardedHandler;
+import dev.cortex.http.HttpHost;
+import dev.cortex.http.RequestGuard;
+import dev.cortex.protocol.hub.Hub;
+import dev.cortex.protocol.hub.HubMessage;
+import dev.cortex.protocol.hub.Machines;
+import dev.cortex.protocol.webhook.ErrorBody;
+import dev.cortex.protocol.webhook.Signals;
+import dev.cortex.protocol.webhook.Spool;
+import dev.cortex.protocol.webhook.Webhook;
+import dev.cortex.server.sessions.AllowlistCheck;
+import dev.cortex.server.sessions.Budgets;
+import dev.cortex.server.sessions.SessionEnvironment;
+import dev.cortex.server.sessions.SessionService;
+import dev.cortex.server.sessions.SessionSettings;
+import dev.cortex.server.sessions.backend.Backend;
+import dev.cortex.server.sessions.store.Costs;
+import dev.cortex.server.sessions.store.Executions;
+import dev.cortex.server.sessions.store.SessionStore;
+import dev.cortex.server.sessions.store.SessionsSchema;
+import dev.cortex.server.waitpoints.Recipes;
+import dev.cortex.server.waitpoints.WaitException;
+import dev.cortex.server.waitpoints.WaitSettings;
+import dev.cortex.server.waitpoints.Waitpoints;
+import dev.cortex.server.waitpoints.WaitpointsSchema;
+import dev.cortex.storage.Database;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent server: the loopback webhook MCP tools call, the device hub remote devices connect to,
+ * the device registry and credentials. One Jetty server holds both ports. {@link #stop()} is
+ * graceful: new work is refused, pending remote commands fail with a clear error, connections
+ * close, and requests in flight get the grace period to finish.
+ */
+public final class Daemon implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+  static final String WEBHOOK = "webhook";
+  static final String HUB = "hub";
+
+  private final Options options;
+  private final DeviceHub hub;
+  private final MachineRegistry registry;
+  private final HttpHost http;
+  private final ScheduledExecutorService sweeper;
+  private final SessionService sessions;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final Path serverFile;
+  private volatile boolean stopping;
+
+  /**
+   * What the server needs from its surroundings.
+   *
+   * @param writeClientConfigs writes the MCP client configuration files (skipped when {@code
+   *     CORTEX_CONFIG_IMMUTABLE=1})
+   */
+  public record Options(
+      CortexHome home,
+      Map<String, String> env,
+      ServerSettings server,
+      DeviceSettings devices,
+      String version,
+      Supplier<Database> database,
+      Runnable writeClientConfigs,
+      Clock clock,
+      SessionSettings sessionSettings,
+      Supplier<Budgets> budgets,
+      List<Backend> backends,
+      Supplier<WaitSettings> waitSettings,
+      AllowlistCheck allowlists) {
+    public Options {
+      Objects.requireNonNull(home, "home");
+      env = Map.copyOf(env);
+      Objects.requireNonNull(server, "server");
+      Objects.requireNonNull(devices, "devices");
+      Objects.requireNonNull(version, "version");
+      Objects.requireNonNull(database, "database");
+      Objects.requireNonNull(writeClientConfigs, "writeClientConfigs");
+      Objects.requireNonNull(clock, "clock");
+      Objects.requireNonNull(sessionSettings, "sessionSettings");
+      Objects.requireNonNull(budgets, "budgets");
+      backends = List.copyOf(backends);
+      Objects.requireNonNull(waitSettings, "waitSettings");
+      Objects.requireNonNull(allowlists, "allowlists");
+    }
+
+    boolean immutable() {
+      return "1".equals(env.get("CORTEX_CONFIG_IMMUTABLE"));
+    }
+  }
+
+  private Daemon(
+      Options options,
+      DeviceHub hub,
+      MachineRegistry registry,
+      HttpHost http,
+      ScheduledExecutorService sweeper,
+      SessionService sessions,
+      Path serverFile) {
+    this.options = options;
+    this.hub = hub;
+    this.registry = registry;
+    this.http = http;
+    this.sweeper = sweeper;
+    this.sessions = sessions;
+    this.serverFile = serverFile;
+  }
+
+  /**
+   * Starts the server.
+   *
+   * @throws StartupException when a setting, the token, the registry or a port is wrong
+   */
+  public static Daemon start(Options options) {
+    ServerSettings server = options.server();
+    if (!HttpHost.isLoopback(server.webhookBind())) {
+      throw new StartupException(
+          "The webhook must listen on a loopback address, not " + server.webhookBind() + ".");
+    }
+    String token = WebhookToken.resolve(options.home(), options.env(), options.immutable());
+    String shared = options.env().get("CORTEX_CLIENT_TOKEN");
+    if (shared != null && shared.strip().length() < WebhookToken.MIN_LENGTH) {
+      throw new StartupException(
+          "CORTEX_CLIENT_TOKEN must be at least " + WebhookToken.MIN_LENGTH + " characters.");
+    }
+    MachineRegistry registry = new MachineRegistry(options.home().root().resolve(Machines.FILE));
+    DeviceHub hub = new DeviceHub(registry::current, options.clock(), options.devices());
+    DeviceCredentials credentials = new DeviceCredentials(options.database(), options.clock());
+    HubRoutes hubRoutes =
+        new HubRoutes(hub, credentials, shared == null ? null : shared.strip(), options.version());
+    WebhookRoutes webhook = new WebhookRoutes(hub, options.version(), options.clock().instant());
+    java.util.concurrent.atomic.AtomicInteger boundWebhook =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Map<String, Backend> backends = new java.util.LinkedHashMap<>();
+    options.backends().forEach(b -> backends.put(b.name(), b));
+    SessionService sessions =
+        new SessionService(
+            new SessionStore(options.database(), options.clock()),
+            new Executions(options.database(), options.clock()),
+            new Costs(options.database(), options.clock()),
+            backends,
+            new SessionEnvironment(options.home(), options.env(), token, boundWebhook::get),
+            options.budgets(),
+            options.sessionSettings(),
+            ModelPrices.shipped(),
+            options.clock(),
+            options.allowlists());
+    SessionRoutes sessionRoutes =
+        new SessionRoutes(
+            sessions, options.version(), options.sessionSettings().maxTurn().plusMinutes(5));
+    Waitpoints waitpoints =
+        new Waitpoints(
+            options.database(),
+            new SessionWaker(sessions),
+            options.waitSettings(),
+            options.clock());
+    hub.signals(
+        (device, file) -> {
+          try {
+            return new HubMessage.SignalAck(
+                file.file(), waitpoints.signal(file.signal(), "device:" + device), null);
+          } catch (WaitException e) {
+            return new HubMessage.SignalAck(
+                file.file(), null, new ErrorBody(e.code(), e.getMessage()));
+          }
+        });
+    WaitRoutes waitRoutes =
+        new WaitRoutes(
+            waitpoints,
+            options.version(),
+            () -> registry.current().machines().keySet(),
+            name -> {
+              HubMessage.Hello hello = hub.lastHello(name);
+              return new Recipes.Device(
+                  name,
+                  hello == null ? null : hello.launcher(),
+                  hello == null ? null : hello.home());
+            },
+            () -> options.env().getOrDefault("CORTEX_LAUNCHER", "cortex"),
+            options.home().root().toString(),
+            boundWebhook::get,
+            options.clock());
+    SpoolDrain spool =
+        new SpoolDrain(
+            new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, options.clock());
+
+    AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
+    AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
+    AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
+    AtomicReference<RequestGuard> hubGuard = new AtomicReference<>();
+    AtomicReference<RequestGuard> enrolGuard = new AtomicReference<>();
+    HttpHost.Builder builder =
+        HttpHost.builder("cortex-server")
+            .connector(
+                WEBHOOK,
+                server.webhookBind(),
+                server.webhookPort(),
+                null,
+                Webhook.INFRASTRUCTURE_DEADLINE.plusSeconds(30))
+            .connector(HUB, server.hubBind(), server.hubPort(), tls(server, options.env()))
+            .route(WEBHOOK, Webhook.HEALTH, new GuardedHandler(healthGuard::get, webhook.health()))
+            .route(
+                WEBHOOK,
+                Webhook.REMOTE_COMMAND,
+                new GuardedHandler(webhookGuard::get, webhook.remoteCommand()))
+            .route(
+                WEBHOOK,
+                Webhook.REMOTE_CANCEL,
+                new GuardedHandler(webhookGuard::get, webhook.remoteCancel()))
+            .route(
+                WEBHOOK, Webhook.DEVICES, new GuardedHandler(webhookGuard::get, webhook.devices()))
+            .route(
+                WEBHOOK,
+                Webhook.DEVICE_REVOKED,
+                new GuardedHandler(webhookGuard::get, webhook.deviceRevoked()))
+            .route(HUB, Hub.ENROL_PATH, new GuardedHandler(enrolGuard::get, hubRoutes.enrol()))
+            .route(HUB, Hub.PATH, hubRoutes::websocket);
+    builder.route(
+        WEBHOOK, Signals.ROUTE, new GuardedHandler(signalGuard::get, waitRoutes.signal()));
+    waitRoutes
+        .handlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    sessionRoutes
+        .handlers()
+        .forEach(
+            (name, handler) ->
+                builder.route(
+                    WEBHOOK,
+                    SessionRoutes.PREFIX + name,
+                    new GuardedHandler(webhookGuard::get, handler)));
+    HttpHost http = builder.start();
+    int webhookPort = http.port(WEBHOOK);
+    boundWebhook.set(webhookPort);
+    int hubPort = http.port(HUB);
+    java.util.Set<String> webhookHosts = RequestGuard.hostsFor(server.webhookBind(), webhookPort);
+    webhookGuard.set(
+        RequestGuard.builder()
+            .hosts(webhookHosts)
+            .token(
+                RequestGuard.TokenHeader.raw(Webhook.TOKEN_HEADER),
+                RequestGuard.TokenCheck.equalTo(token))
+            .build());
+    healthGuard.set(
+        RequestGuard.builder()
+            .hosts(webhookHosts)
+            .origins(RequestGuard.originsFor(webhookHosts))
+            .build());
+    // Signals carry the waitpoint's secret instead of the token; browsers' pages may not send them.
+    signalGuard.set(
+        RequestGuard.builder()
+            .hosts(webhookHosts)
+            .origins(RequestGuard.originsFor(webhookHosts))
+            .build());
+    java.util.Set<String> hubHosts = RequestGuard.hostsFor(server.hubBind(), hubPort);
+    hubGuard.set(
+        RequestGuard.builder()
+            .hosts(hubHosts)
+            .token(RequestGuard.TokenHeader.authorizationBearer(), hubRoutes::accepts)
+            .build());
+    enrolGuard.set(RequestGuard.builder().hosts(hubHosts).build());
+    hubRoutes.guard(hubGuard::get);
+
+    ScheduledExecutorService sweeper =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "cortex-server-sweeper");
+              thread.setDaemon(true);
+              return thread;
+            });
+    sweeper.scheduleWithFixedDelay(
+        () -> {
+          try {
+            hub.evictSilent();
+            hubRoutes.sweep();
+            waitpoints.sweep();
+            spool.drain();
+            if (registry.reloadIfChanged()) {
+              hub.reconcile();
+            }
+          } catch (RuntimeException e) {
+            log.warn("housekeeping failed", e);
+          }
+        },
+        1,
+        1,
+        TimeUnit.SECONDS);
+
+    Path serverFile = options.home().dataDir().resolve(Webhook.SERVER_FILE);
+    Daemon daemon = new Daemon(options, hub, registry, http, sweeper, sessions, serverFile);
+    if (!options.immutable()) {
+      options.writeClientConfigs().run();
+    }
+    sessions.recover();
+    waitpoints.recover();
+    spool.drain();
+    // Last: the server file says the server is ready.
+    daemon.describeItself(webhookPort, hubPort);
+    if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
+      log.warn(
+          "the device hub listens on {} without TLS: credentials cross the network in the clear;"
+              + " set [server] hub_keystore, or use a VPN or tunnel",
+          server.hubBind());
+    }
+    log.info(
+        "agent server {} up: webhook http://{}:{} , hub {}://{}:{}{}",
+        options.version(),
+        server.webhookBind(),
+        webhookPort,
+        server.hubKeystore() == null ? "ws" : "wss",
+        server.hubBind(),
+        hubPort,
+        Hub.PATH);
+    return daemon;
+  }
+
+  private static SslContextFactory.Server tls(ServerSettings server, Map<String, String> env) {
+    if (server.hubKeystore() == null) {
+      return null;
+    }
+    String password = env.get(server.hubKeystorePasswordEnv());
+    if (password == null) {
+      throw new StartupException(
+          "[server] hub_keystore is set, but "
+              + server.hubKeystorePasswordEnv()
+              + " (the keystore's password) is not.");
+    }
+    SslContextFactory.Server tls = new SslContextFactory.Server();
+    tls.setKeyStorePath(server.hubKeystore().toString());
+    tls.setKeyStoreType("PKCS12");
+    tls.setKeyStorePassword(password);
+    return tls;
+  }
+
+  private void describeItself(int webhookPort, int hubPort) {
+    Map<String, Object> self = new LinkedHashMap<>();
+    self.put("pid", ProcessHandle.current().pid());
+    self.put("version", options.version());
+    self.put("webhook_port", webhookPort);
+    self.put("hub_port", hubPort);
+    self.put("webhook_protocol", Webhook.PROTOCOL);
+    self.put("hub_protocol", Hub.VERSION);
+    self.put("started_at", Instant.now(options.clock()).toString());
+    CortexHome.writeAtomically(serverFile, Json.writePretty(self) + "\n");
+  }
+
+  public int webhookPort() {
+    return http.port(WEBHOOK);
+  }
+
+  public int hubPort() {
+    return http.port(HUB);
+  }
+
+  /** Stops gracefully; safe to call more than once and from a shutdown hook. */
+  public synchronized void stop() {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    log.info("agent server stopping");
+    sessions.close();
+    hub.shutdown();
+    sweeper.shutdownNow();
+    try {
+      http.stop(options.server().shutdownGrace());
+    } catch (RuntimeException e) {
+      log.warn("stopping the HTTP server failed", e);
+    }
+    forgetItself();
+    log.info("agent server stopped");
+    stopped.countDown();
+  }
+
+  private void forgetItself() {
+    try {
+      if (Files.isRegularFile(serverFile)
+          && Files.readString(serverFile).contains("\"pid\" : " + ProcessHandle.current().pid())) {
+        Files.delete(serverFile);
+      }
+    } catch (IOException e) {
+      log.debug("cannot remove the server file", e);
+    }
+  }
+
+  /** Blocks until {@link #stop()} has finished. */
+  public void awaitStop() throws InterruptedException {
+    stopped.await();
+  }
+
+  /** Blocks until stopped or {@code timeout} passed; whether it stopped. */
+  public boolean awaitStop(Duration timeout) throws InterruptedException {
+    return stopped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  /** The areas of the database this server keeps its state in. */
+  public static List<dev.cortex.storage.Area> storageAreas() {
+    return List.of(DeviceCredentials.area(), SessionsSchema.area(), WaitpointsSchema.area());
+  }
+}

@@ -1,0 +1,138 @@
+package dev.cortex.server.daemon;
+
+import dev.cortex.protocol.hub.Hub;
+import dev.cortex.protocol.hub.HubMessage;
+import dev.cortex.protocol.hub.Machines;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hub's side of one device's WebSocket. The first message must be a hello that names the device
+ * the upgrade authenticated (when it named one) and speaks protocol v1; after it, heartbeats are
+ * echoed and output and results go to the commands they belong to.
+ */
+public final class HubEndpoint implements Session.Listener.AutoDemanding {
+  private static final Logger log = LoggerFactory.getLogger(HubEndpoint.class);
+
+  private final DeviceHub hub;
+  private final String authenticated;
+  private final String serverVersion;
+  private Session session;
+  private volatile DeviceConnection connection;
+
+  /**
+   * @param authenticated the device the upgrade named (its credential is that device's, or the
+   *     shared token), or null when it named none
+   */
+  HubEndpoint(DeviceHub hub, String authenticated, String serverVersion) {
+    this.hub = hub;
+    this.authenticated = authenticated;
+    this.serverVersion = serverVersion;
+  }
+
+  @Override
+  public void onWebSocketOpen(Session opened) {
+    this.session = opened;
+  }
+
+  @Override
+  public void onWebSocketText(String text) {
+    HubMessage message;
+    try {
+      message = dev.cortex.protocol.WireJson.read(text);
+    } catch (IllegalArgumentException e) {
+      log.debug("unreadable message from {}: {}", describe(), e.getMessage());
+      if (connection == null) {
+        close(Hub.CLOSE_BAD_HELLO, "the first message must be a hello");
+      }
+      return;
+    }
+    DeviceConnection live = connection;
+    if (live == null) {
+      hello(message);
+      return;
+    }
+    live.heard(hub.now());
+    if (message instanceof HubMessage.Heartbeat heartbeat) {
+      live.send(heartbeat);
+    } else if (message instanceof HubMessage.Output output) {
+      live.output(output);
+    } else if (message instanceof HubMessage.Result result) {
+      live.result(result);
+    } else if (message instanceof HubMessage.SignalFile file) {
+      live.send(hub.signal(live.name(), file));
+    } else {
+      log.debug("{} sent an unexpected {}", live.name(), message.type());
+    }
+  }
+
+  private void hello(HubMessage message) {
+    if (!(message instanceof HubMessage.Hello hello)) {
+      close(Hub.CLOSE_BAD_HELLO, "the first message must be a hello");
+      return;
+    }
+    if (hello.device() == null || hello.device().isBlank()) {
+      close(Hub.CLOSE_MISSING_NAME, "the hello names no device");
+      return;
+    }
+    if (!Machines.NAME.matcher(hello.device()).matches()) {
+      close(Hub.CLOSE_BAD_HELLO, "'" + hello.device() + "' is not a device name");
+      return;
+    }
+    if (authenticated != null && !authenticated.equals(hello.device())) {
+      close(Hub.CLOSE_BAD_HELLO, "the hello names another device than the upgrade");
+      return;
+    }
+    if (hello.protocol() != Hub.VERSION) {
+      close(
+          Hub.CLOSE_PROTOCOL_VERSION,
+          "this hub speaks protocol " + Hub.VERSION + ", the device " + hello.protocol());
+      return;
+    }
+    DeviceConnection admitted = new DeviceConnection(session, hello, hub.now());
+    DeviceHub.Refusal refusal = hub.admit(admitted);
+    if (refusal != null) {
+      close(refusal.code(), refusal.reason());
+      return;
+    }
+    connection = admitted;
+    admitted.send(
+        new HubMessage.Welcome(Hub.VERSION, serverVersion, (int) Hub.HEARTBEAT.toSeconds()));
+  }
+
+  private void close(int code, String reason) {
+    log.info("closing {}: {} ({})", describe(), reason, code);
+    session.close(code, reason, Callback.NOOP);
+  }
+
+  private String describe() {
+    DeviceConnection live = connection;
+    return live != null ? live.name() : authenticated != null ? authenticated : "a device";
+  }
+
+  @Override
+  public void onWebSocketClose(int code, String reason) {
+    DeviceConnection live = connection;
+    if (live != null) {
+      hub.left(live, code, reason);
+    }
+  }
+
+  @Override
+  public void onWebSocketError(Throwable cause) {
+    log.debug("WebSocket error of {}: {}", describe(), cause.toString());
+  }
+
+  /** Whether the hello has come; connections that never send one are closed by the sweeper. */
+  boolean greeted() {
+    return connection != null;
+  }
+
+  void closeUngreeted() {
+    if (connection == null && session != null && session.isOpen()) {
+      close(Hub.CLOSE_BAD_HELLO, "no hello within 10 s");
+    }
+  }
+}

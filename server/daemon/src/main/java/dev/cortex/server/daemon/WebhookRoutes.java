@@ -1,0 +1,213 @@
+package dev.cortex.server.daemon;
+
+import dev.cortex.http.JsonBodies;
+import dev.cortex.protocol.hub.Action;
+import dev.cortex.protocol.hub.HubMessage;
+import dev.cortex.protocol.hub.Machines;
+import dev.cortex.protocol.webhook.ErrorBody;
+import dev.cortex.protocol.webhook.Webhook;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The routes of the loopback webhook that MCP tools call (behind the {@code x-cortex-token} guard):
+ * remote commands and their cancel, the device list, and the revocation notice. Each checks the
+ * caller's webhook protocol version first.
+ */
+final class WebhookRoutes {
+  private static final Logger log = LoggerFactory.getLogger(WebhookRoutes.class);
+
+  /** Output streamed per command, at most; the result still carries the whole capture. */
+  static final int MAX_STREAMED_CHARS = 1 << 20;
+
+  private final DeviceHub hub;
+  private final String version;
+  private final Instant started;
+  private final JsonRoutes routes;
+
+  WebhookRoutes(DeviceHub hub, String version, Instant started) {
+    this.hub = hub;
+    this.version = version;
+    this.started = started;
+    this.routes = new JsonRoutes(version);
+  }
+
+  private Handler post(JsonRoutes.Route route) {
+    return routes.post(route);
+  }
+
+  private boolean protocolMatches(Request request, Response response, Callback callback) {
+    return routes.protocolMatches(request, response, callback);
+  }
+
+  private static <T> T bind(byte[] body, Class<T> type) {
+    return JsonRoutes.bind(body, type);
+  }
+
+  /** {@code POST /webhook/remote-command}: streams output events, then the result. */
+  Handler remoteCommand() {
+    return post(
+        (body, request, response, callback) -> {
+          Webhook.RemoteCommand command = bind(body, Webhook.RemoteCommand.class);
+          if (command == null
+              || Action.of(command.action()) == null
+              || command.timeoutMillis() <= 0) {
+            JsonBodies.error(
+                response,
+                callback,
+                400,
+                "INVALID_ARGUMENT",
+                "Send {command_id, device, action (one of bash, read, write, edit, glob, grep,"
+                    + " job), params, timeout_millis > 0}.");
+            return;
+          }
+          Duration timeout =
+              Duration.ofMillis(
+                  Math.min(command.timeoutMillis(), Webhook.INFRASTRUCTURE_DEADLINE.toMillis()));
+          request.addFailureListener(
+              failure -> hub.cancel(command.commandId(), "the caller went away"));
+          try (JsonRoutes.Lines lines = JsonRoutes.stream(response)) {
+            Streamed streamed = new Streamed(lines);
+            HubMessage.Result result =
+                hub.run(
+                    command.commandId(),
+                    command.device(),
+                    command.action(),
+                    command.params(),
+                    timeout,
+                    streamed::output);
+            if (result.ok()) {
+              lines.write(Map.of("result", result.result() == null ? Map.of() : result.result()));
+            } else {
+              lines.write(Map.of("error", result.error()));
+            }
+            if (lines.failed()) {
+              log.debug("the caller of {} went away", command.commandId());
+            }
+            callback.succeeded();
+          } catch (IOException e) {
+            callback.failed(e);
+          }
+        });
+  }
+
+  /** {@code POST /webhook/remote-command/cancel}. */
+  Handler remoteCancel() {
+    return post(
+        (body, request, response, callback) -> {
+          Webhook.RemoteCancel cancel = bind(body, Webhook.RemoteCancel.class);
+          if (cancel == null || cancel.commandId() == null) {
+            JsonBodies.error(
+                response, callback, 400, "INVALID_ARGUMENT", "Send {\"command_id\": ID}.");
+            return;
+          }
+          boolean cancelled = hub.cancel(cancel.commandId(), "the caller cancelled it");
+          JsonBodies.send(
+              response, callback, 200, Map.of("result", Map.of("cancelled", cancelled)));
+        });
+  }
+
+  /** {@code POST /webhook/devices/revoked}: drops the device's connection at once. */
+  Handler deviceRevoked() {
+    return post(
+        (body, request, response, callback) -> {
+          Webhook.DeviceRevoked revoked = bind(body, Webhook.DeviceRevoked.class);
+          if (revoked == null || revoked.device() == null) {
+            JsonBodies.error(
+                response, callback, 400, "INVALID_ARGUMENT", "Send {\"device\": NAME}.");
+            return;
+          }
+          hub.drop(revoked.device(), "credential revoked");
+          JsonBodies.send(response, callback, 200, Map.of("result", Map.of("dropped", true)));
+        });
+  }
+
+  /** {@code GET /webhook/devices}: registered devices and which are online. */
+  Handler devices() {
+    return new Handler.Abstract.NonBlocking() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) {
+        if (!protocolMatches(request, response, callback)) {
+          return true;
+        }
+        JsonBodies.send(response, callback, 200, Map.of("result", Map.of("devices", listing())));
+        return true;
+      }
+    };
+  }
+
+  List<Map<String, Object>> listing() {
+    Machines machines = hub.machines();
+    List<Map<String, Object>> devices = new ArrayList<>();
+    for (Machines.Machine machine : machines.enabled()) {
+      DeviceConnection connection = hub.connection(machine.name());
+      Map<String, Object> device = new LinkedHashMap<>();
+      device.put("name", machine.name());
+      device.put(
+          "platform", connection != null ? connection.hello().platform() : machine.platform());
+      device.put("description", machine.description());
+      device.put("online", connection != null);
+      if (connection != null) {
+        device.put("connected_at", connection.connectedAt().toString());
+        device.put("version", connection.hello().version());
+        device.put("capabilities", connection.hello().capabilities());
+        device.put("running", connection.running());
+      }
+      devices.add(device);
+    }
+    return devices;
+  }
+
+  /** {@code GET /health}: for people and scripts; no token, nothing secret. */
+  Handler health() {
+    return new Handler.Abstract.NonBlocking() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) {
+        Map<String, Object> health = new LinkedHashMap<>();
+        health.put("status", hub.stopping() ? "stopping" : "ok");
+        health.put("service", "cortex-server");
+        health.put("version", version);
+        health.put("webhook_protocol", Webhook.PROTOCOL);
+        health.put("hub_protocol", dev.cortex.protocol.hub.Hub.VERSION);
+        health.put("uptime_seconds", Duration.between(started, hub.now()).toSeconds());
+        health.put("devices_registered", hub.machines().enabled().size());
+        health.put("devices_online", hub.online().stream().map(DeviceConnection::name).toList());
+        JsonBodies.send(response, callback, hub.stopping() ? 503 : 200, health);
+        return true;
+      }
+    };
+  }
+
+  /** A command's output as event lines, up to {@link #MAX_STREAMED_CHARS}. */
+  private static final class Streamed {
+    private final JsonRoutes.Lines lines;
+    private int streamed;
+
+    Streamed(JsonRoutes.Lines lines) {
+      this.lines = lines;
+    }
+
+    synchronized void output(String stream, String data) {
+      if (data == null || streamed >= MAX_STREAMED_CHARS) {
+        return;
+      }
+      streamed += data.length();
+      lines.write(Webhook.OutputEvent.of(stream, data));
+    }
+  }
+
+  static ErrorBody error(String code, String message) {
+    return new ErrorBody(code, message);
+  }
+}

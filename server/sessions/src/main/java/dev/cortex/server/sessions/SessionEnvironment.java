@@ -1,0 +1,186 @@
+package dev.cortex.server.sessions;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.protocol.session.McpConfigNames;
+import dev.cortex.server.sessions.store.Session;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What a session's backend process gets: its composition of capability groups (seed 001's rules),
+ * the MCP configuration file for it, and the environment table its MCP server reads.
+ *
+ * <ul>
+ *   <li>{@code none}: no groups; {@code mcp-config-empty.json}, strictly.
+ *   <li>{@code direct}: {@code core} + {@code ext}; {@code interaction} when a person started the
+ *       session; the platform group of the channel ({@code web:}, {@code slack:}, {@code feishu:});
+ *       {@code mcp-config.json}, whose server takes the composition from {@code
+ *       CORTEX_MCP_BUNDLES}.
+ *   <li>with a tool allowlist: a merged file {@code mcp-tool-gates/mcp-composition-<digest>.json}
+ *       whose server entry carries the groups and the allowlist.
+ * </ul>
+ */
+public final class SessionEnvironment {
+  /** Variables of a session that an inherited environment must not leak into another. */
+  private static final Set<String> SESSION_VARIABLES =
+      Set.of(
+          "CORTEX_SESSION_ID",
+          "CORTEX_PROJECT",
+          "CORTEX_BACKEND",
+          "CORTEX_MODEL",
+          "CORTEX_PROVIDER",
+          "CORTEX_THINKING",
+          "CORTEX_MODE",
+          "CORTEX_SCHEDULE_TASK_ID",
+          "CORTEX_CALLBACK_SOURCE",
+          "CORTEX_MCP_BUNDLES",
+          "CORTEX_MCP_TOOL_ALLOWLIST",
+          "CORTEX_MCP_CONFIG",
+          "SLACK_CHANNEL",
+          "FEISHU_CHANNEL",
+          "CORTEX_CLIENT_TOKEN");
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final CortexHome home;
+  private final Map<String, String> serverEnvironment;
+  private final String webhookToken;
+  private final java.util.function.IntSupplier webhookPort;
+
+  /**
+   * @param serverEnvironment the agent server's own environment, the base of every backend's
+   */
+  public SessionEnvironment(
+      CortexHome home,
+      Map<String, String> serverEnvironment,
+      String webhookToken,
+      java.util.function.IntSupplier webhookPort) {
+    this.home = home;
+    this.serverEnvironment = Map.copyOf(serverEnvironment);
+    this.webhookToken = webhookToken;
+    this.webhookPort = webhookPort;
+  }
+
+  /** The groups of {@code session}'s MCP server, in order. */
+  public static List<String> groups(Session session) {
+    if (session.composition() == Session.Composition.NONE) {
+      return List.of();
+    }
+    List<String> groups = new ArrayList<>(McpConfigNames.DIRECT_GROUPS);
+    if (session.startedBy() == Session.StartedBy.PERSON) {
+      groups.add("interaction");
+    }
+    switch (session.channelKind()) {
+      case "web" -> groups.add("web");
+      case "slack" -> groups.add("slack");
+      case "feishu" -> groups.add("feishu");
+      default -> {
+        // cli: no platform group
+      }
+    }
+    return groups;
+  }
+
+  /** Where a session's MCP servers are described, and whether only they may load. */
+  public record McpConfig(Path file, boolean strict) {}
+
+  /** The configuration file of {@code session}'s composition, writing a merged one when needed. */
+  public McpConfig mcpConfig(Session session) {
+    Path config = home.configDir();
+    if (session.composition() == Session.Composition.NONE) {
+      return new McpConfig(config.resolve(McpConfigNames.EMPTY), true);
+    }
+    if (session.toolAllowlist() == null) {
+      return new McpConfig(config.resolve(McpConfigNames.DIRECT), false);
+    }
+    return new McpConfig(gate(config, groups(session), session.toolAllowlist()), true);
+  }
+
+  /**
+   * Writes (once per distinct composition) the merged file of an allowlisted spawn: the direct
+   * file's server with the groups and the allowlist in its environment.
+   */
+  private static Path gate(Path config, List<String> groups, List<String> allowlist) {
+    String bundles = String.join(",", groups);
+    String tools = String.join(",", allowlist);
+    Path file =
+        config
+            .resolve("mcp-tool-gates")
+            .resolve("mcp-composition-" + digest(bundles + "\n" + tools) + ".json");
+    if (Files.isRegularFile(file)) {
+      return file;
+    }
+    ObjectNode merged;
+    try {
+      JsonNode direct = JSON.readTree(Files.readString(config.resolve(McpConfigNames.DIRECT)));
+      merged = (ObjectNode) direct.deepCopy();
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalStateException(
+          "the agent server's " + McpConfigNames.DIRECT + " is missing or unreadable", e);
+    }
+    for (JsonNode server : merged.path("mcpServers")) {
+      ObjectNode env = ((ObjectNode) server).putObject("env");
+      env.put("CORTEX_MCP_BUNDLES", bundles);
+      env.put("CORTEX_MCP_TOOL_ALLOWLIST", tools);
+    }
+    CortexHome.writeAtomically(
+        file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(merged) + "\n");
+    return file;
+  }
+
+  private static String digest(String text) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The complete environment of {@code session}'s backend process. */
+  public Map<String, String> environment(Session session, McpConfig config) {
+    Map<String, String> env = new LinkedHashMap<>(serverEnvironment);
+    SESSION_VARIABLES.forEach(env::remove);
+    env.put("CORTEX_HOME", home.root().toString());
+    env.put("CORTEX_SESSION_ID", session.id());
+    put(env, "CORTEX_PROJECT", session.project());
+    env.put("CORTEX_BACKEND", session.backend());
+    put(env, "CORTEX_MODEL", session.model());
+    env.put("CORTEX_MODE", session.mode());
+    env.put("CORTEX_MCP_BUNDLES", String.join(",", groups(session)));
+    if (session.toolAllowlist() != null) {
+      env.put("CORTEX_MCP_TOOL_ALLOWLIST", String.join(",", session.toolAllowlist()));
+    }
+    env.put("CORTEX_MCP_CONFIG", config.file().toString());
+    env.put("CORTEX_WEBHOOK_TOKEN", webhookToken);
+    env.put("WEBHOOK_PORT", Integer.toString(webhookPort.getAsInt()));
+    String channel = session.channel().substring(session.channel().indexOf(':') + 1);
+    switch (session.channelKind()) {
+      case "slack" -> env.put("SLACK_CHANNEL", channel);
+      case "feishu" -> env.put("FEISHU_CHANNEL", channel);
+      default -> {
+        // no platform variable
+      }
+    }
+    return env;
+  }
+
+  private static void put(Map<String, String> env, String name, String value) {
+    if (value != null) {
+      env.put(name, value);
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package dev.cortex.server.sessions.backend;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.process.ProcessSpec;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code claude} backend: each turn is one Claude Code process in print mode, reading
+ * stream-json user messages on standard input and printing stream-json events (see {@code
+ * docs/claude-backend.md}). The prompt is the first user message; an injected message is another,
+ * which Claude Code takes into the running turn. The turn ends at Claude Code's {@code result}
+ * (standard input is then closed, so that the process exits), or when the process exits without
+ * one.
+ *
+ * <p>The program is {@code CORTEX_CLAUDE_BIN} of the turn's environment, else {@code claude} on its
+ * {@code PATH}. It runs with the turn's environment plus {@code CLAUDE_CONFIG_DIR} (Cortex's own
+ * Claude Code configuration, {@code $CORTEX_HOME/data/claude}, owner-only) and {@code
+ * MCP_TOOL_TIMEOUT} (30 minutes 30 seconds).
+ */
+public final class ClaudeBackend implements Backend {
+  public static final String NAME = "claude";
+
+  private static final Logger log = LoggerFactory.getLogger(ClaudeBackend.class);
+
+  private final Path configDir;
+
+  /** A backend whose Claude Code configuration lives in {@code home}. */
+  public ClaudeBackend(CortexHome home) {
+    this.configDir = Objects.requireNonNull(home, "home").root().resolve("data").resolve("claude");
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public RunningTurn start(TurnRequest request, TurnEvents events) throws BackendException {
+    String executable = executable(request.environment(), request.workingDirectory());
+    ensureConfigDir();
+    ClaudeSpawn spawn = ClaudeSpawn.of(request, executable, configDir);
+    ClaudeStream stream = new ClaudeStream(request.model(), request.environment());
+    ProcessTurn running;
+    try {
+      running =
+          ProcessTurn.start(
+              ProcessSpec.builder(spawn.command(), spawn.environment())
+                  .directory(request.workingDirectory())
+                  .stdinOpen()
+                  .capture(0, CommandBackend.STDERR_BYTES)
+                  .build(),
+              events,
+              stream::injectLine,
+              (line, turn) -> forward(stream.accept(line), turn),
+              CommandBackend::tail);
+    } catch (IOException e) {
+      throw new BackendException("Claude Code could not be started: " + e.getMessage());
+    }
+    running.write(stream.promptLine(request.prompt()));
+    return running;
+  }
+
+  private static void forward(ClaudeStream.Read read, ProcessTurn turn) {
+    read.events().forEach(turn::event);
+    if (read.end() != null) {
+      turn.end(read.end());
+    }
+  }
+
+  /**
+   * The {@code claude} program: {@code CORTEX_CLAUDE_BIN} (a path, or a name looked up on {@code
+   * PATH}), else {@code claude} on {@code PATH}.
+   *
+   * @throws BackendException naming how to install Claude Code or point Cortex at it
+   */
+  static String executable(Map<String, String> environment, Path workingDirectory)
+      throws BackendException {
+    String configured = environment.get("CORTEX_CLAUDE_BIN");
+    if (configured != null && !configured.isBlank()) {
+      Path found = find(configured.strip(), environment, workingDirectory);
+      if (found == null) {
+        throw new BackendException(
+            "CORTEX_CLAUDE_BIN is set to '"
+                + configured.strip()
+                + "', which is not an executable file: set it to the path of the claude program,"
+                + " or unset it to use claude from the PATH.");
+      }
+      return found.toString();
+    }
+    Path found = find("claude", environment, workingDirectory);
+    if (found == null) {
+      throw new BackendException(
+          "Claude Code is not installed: there is no claude program on the PATH. Install it"
+              + " (npm install -g @anthropic-ai/claude-code) or set CORTEX_CLAUDE_BIN to the path"
+              + " of the claude program.");
+    }
+    return found.toString();
+  }
+
+  private static Path find(String program, Map<String, String> environment, Path directory) {
+    try {
+      if (program.contains("/") || program.contains(File.separator)) {
+        Path path = directory.resolve(program).toAbsolutePath();
+        return runnable(path) ? path : null;
+      }
+      for (String dir : environment.getOrDefault("PATH", "").split(File.pathSeparator, -1)) {
+        Path candidate = (dir.isEmpty() ? directory : Path.of(dir)).resolve(program);
+        if (runnable(candidate)) {
+          return candidate.toAbsolutePath();
+        }
+      }
+      return null;
+    } catch (InvalidPathException e) {
+      return null;
+    }
+  }
+
+  private static boolean runnable(Path path) {
+    return Files.isRegularFile(path) && Files.isExecutable(path);
+  }
+
+  private void ensureConfigDir() throws BackendException {
+    try {
+      CortexHome.ensureDirectory(configDir);
+    } catch (UncheckedIOException e) {
+      log.warn("cannot create Claude Code's configuration directory {}", configDir, e);
+      throw new BackendException(
+          "Cortex could not create the directory for Claude Code's configuration (data/claude in"
+              + " the Cortex home); see the server's log.");
+    }
+  }
+}

@@ -1,0 +1,325 @@
+package dev.cortex.server.sessions.backend;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One turn of Claude Code's stream-json conversation: the user message lines Cortex writes, and the
+ * events read from the lines Claude Code prints.
+ *
+ * <ul>
+ *   <li>{@code system}/{@code init}: {@link BackendEvent.Started} with the session id (once); its
+ *       {@code model} and {@code apiKeySource} are kept for the cost.
+ *   <li>{@code assistant}: {@link BackendEvent.Text} for each text block, {@link
+ *       BackendEvent.ToolUse} for each tool use (its input as JSON text).
+ *   <li>{@code user}: {@link BackendEvent.ToolResult} for each tool result (content flattened to
+ *       text); an echo of a message Cortex wrote ({@code isReplay}) says Claude Code took it in.
+ *   <li>{@code result}: its usage and cost are added up; when every message written has been taken
+ *       in, {@link BackendEvent.Cost} then {@link BackendEvent.End} (failed on {@code is_error} or
+ *       an {@code error_*} subtype). A message injected too late for the running query is run by
+ *       Claude Code as a query of its own in the same process, and the turn ends at that query's
+ *       {@code result}.
+ *   <li>Anything else that is not JSON, or of a type not known here, is a {@link
+ *       BackendEvent.Note}.
+ * </ul>
+ *
+ * <p>Usage tokens are summed over the turn's results; {@code total_cost_usd} is Claude Code's
+ * running total for its process, so the last one is the turn's. The mode is {@code plan} when the
+ * init message says no API key is in use ({@code apiKeySource} {@code none}: the session runs on a
+ * claude.ai login) and no cloud provider is selected, else {@code api}.
+ */
+final class ClaudeStream {
+  /**
+   * What one line gave.
+   *
+   * @param events the events, in order
+   * @param end the end of the turn, or null
+   */
+  record Read(List<BackendEvent> events, BackendEvent.End end) {
+    Read {
+      events = List.copyOf(events);
+    }
+  }
+
+  /** Known types that carry nothing for the transcript. */
+  private static final Set<String> QUIET_TYPES =
+      Set.of("stream_event", "rate_limit_event", "keep_alive", "tool_progress", "auth_status");
+
+  /** Environment variables that route Claude Code to a cloud provider (billed per token). */
+  private static final List<String> CLOUD_PROVIDERS =
+      List.of("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY");
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final boolean cloudProvider;
+  private String model;
+  private String sessionId;
+  private String apiKeySource;
+  private boolean echoes;
+  private final Deque<String> untaken = new ArrayDeque<>();
+  private long inputTokens;
+  private long outputTokens;
+  private long cacheReadTokens;
+  private long cacheWriteTokens;
+  private Double usd;
+  private boolean closed;
+
+  /**
+   * @param requestedModel the model the turn asked for (the cost's model until Claude Code names
+   *     its own), or null
+   * @param environment the turn's environment (to tell a cloud provider from a subscription)
+   */
+  ClaudeStream(String requestedModel, Map<String, String> environment) {
+    this.model = requestedModel;
+    this.cloudProvider = CLOUD_PROVIDERS.stream().anyMatch(name -> truthy(environment.get(name)));
+  }
+
+  /** The line that starts the turn with {@code prompt}. */
+  synchronized String promptLine(String prompt) {
+    return userLine(prompt, false);
+  }
+
+  /**
+   * The line that adds {@code text} to the running turn, or null once the turn is ending (the text
+   * must then wait for the next turn).
+   */
+  synchronized String injectLine(String text) {
+    return closed ? null : userLine(text, true);
+  }
+
+  private String userLine(String text, boolean steer) {
+    String uuid = UUID.randomUUID().toString();
+    untaken.addLast(uuid);
+    Map<String, Object> message = new LinkedHashMap<>();
+    message.put("role", "user");
+    message.put("content", text);
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("type", "user");
+    line.put("message", message);
+    line.put("parent_tool_use_id", null);
+    line.put("session_id", sessionId == null ? "" : sessionId);
+    line.put("uuid", uuid);
+    if (steer) {
+      line.put("priority", "next");
+    }
+    return JSON.writeValueAsString(line);
+  }
+
+  /**
+   * Reads one line of Claude Code's output. Once it gave the end, no further message can be
+   * injected and later lines give nothing.
+   */
+  synchronized Read accept(Lines.Line line) {
+    List<BackendEvent> events = new ArrayList<>();
+    if (closed) {
+      return new Read(events, null);
+    }
+    BackendEvent.End end = read(line, events);
+    closed = end != null;
+    return new Read(events, end);
+  }
+
+  private BackendEvent.End read(Lines.Line line, List<BackendEvent> events) {
+    if (line.text().isBlank()) {
+      return null;
+    }
+    if (line.cut()) {
+      events.add(
+          new BackendEvent.Note(
+              "Claude Code printed a line longer than "
+                  + Lines.MAX_LINE_BYTES
+                  + " bytes; it was cut and dropped"));
+      return null;
+    }
+    JsonNode node;
+    try {
+      node = JSON.readTree(line.text());
+    } catch (RuntimeException e) {
+      events.add(
+          new BackendEvent.Note(
+              "Claude Code printed a line that is not JSON: " + preview(line.text())));
+      return null;
+    }
+    if (node == null || !node.isObject()) {
+      events.add(
+          new BackendEvent.Note(
+              "Claude Code printed a line that is not a JSON object: " + preview(line.text())));
+      return null;
+    }
+    String type = node.path("type").asString("");
+    switch (type) {
+      case "system" -> system(node, events);
+      case "assistant" -> assistant(node, events);
+      case "user" -> user(node, events);
+      case "result" -> {
+        return result(node, events);
+      }
+      default -> {
+        if (!QUIET_TYPES.contains(type)) {
+          events.add(
+              new BackendEvent.Note("Claude Code printed an event of unknown type '" + type + "'"));
+        }
+      }
+    }
+    return null;
+  }
+
+  private void system(JsonNode node, List<BackendEvent> events) {
+    String subtype = node.path("subtype").asString("");
+    if (!subtype.equals("init")) {
+      String detail = node.path("status").asString(node.path("message").asString(""));
+      events.add(
+          new BackendEvent.Note(
+              "Claude Code: " + subtype + (detail.isBlank() ? "" : " (" + preview(detail) + ")")));
+      return;
+    }
+    String id = node.path("session_id").asString(null);
+    if (id != null && !id.equals(sessionId)) {
+      sessionId = id;
+      events.add(new BackendEvent.Started(id));
+    }
+    model = node.path("model").asString(model);
+    apiKeySource = node.path("apiKeySource").asString(apiKeySource);
+  }
+
+  private void assistant(JsonNode node, List<BackendEvent> events) {
+    JsonNode content = node.path("message").path("content");
+    if (content.isString()) {
+      events.add(new BackendEvent.Text(content.asString()));
+      return;
+    }
+    for (JsonNode block : content) {
+      String kind = block.path("type").asString("");
+      switch (kind) {
+        case "text" -> events.add(new BackendEvent.Text(block.path("text").asString("")));
+        case "tool_use", "server_tool_use" ->
+            events.add(
+                new BackendEvent.ToolUse(
+                    block.path("id").asString(null),
+                    block.path("name").asString(""),
+                    JSON.writeValueAsString(
+                        block.has("input") ? block.get("input") : JSON.createObjectNode())));
+        case "thinking", "redacted_thinking" -> {
+          // the model's reasoning is not part of the transcript
+        }
+        default ->
+            events.add(
+                new BackendEvent.Note(
+                    "Claude Code sent an assistant content block of unknown type '" + kind + "'"));
+      }
+    }
+  }
+
+  private void user(JsonNode node, List<BackendEvent> events) {
+    if (node.path("isReplay").asBoolean(false)) {
+      taken(node.path("uuid").asString(null));
+      return;
+    }
+    for (JsonNode block : node.path("message").path("content")) {
+      if (block.path("type").asString("").equals("tool_result")) {
+        events.add(
+            new BackendEvent.ToolResult(
+                block.path("tool_use_id").asString(null),
+                flatten(block.path("content")),
+                block.path("is_error").asBoolean(false)));
+      }
+    }
+  }
+
+  /** Claude Code took a written message in: the one with {@code uuid}, else the oldest. */
+  private void taken(String uuid) {
+    echoes = true;
+    if (uuid == null || !untaken.remove(uuid)) {
+      untaken.pollFirst();
+    }
+  }
+
+  private BackendEvent.End result(JsonNode node, List<BackendEvent> events) {
+    JsonNode usage = node.path("usage");
+    inputTokens += usage.path("input_tokens").asLong(0);
+    outputTokens += usage.path("output_tokens").asLong(0);
+    cacheReadTokens += usage.path("cache_read_input_tokens").asLong(0);
+    cacheWriteTokens += usage.path("cache_creation_input_tokens").asLong(0);
+    if (node.path("total_cost_usd").isNumber()) {
+      usd = node.path("total_cost_usd").asDouble();
+    }
+    if (echoes && !untaken.isEmpty()) {
+      return null;
+    }
+    events.add(
+        new BackendEvent.Cost(
+            model,
+            inputTokens,
+            outputTokens,
+            cacheReadTokens,
+            cacheWriteTokens,
+            usd,
+            "none".equals(apiKeySource) && !cloudProvider ? "plan" : "api"));
+    String subtype = node.path("subtype").asString("");
+    String text = node.path("result").isString() ? node.path("result").asString() : null;
+    if (subtype.equals("success") && !node.path("is_error").asBoolean(false)) {
+      return BackendEvent.End.completed(text == null ? "" : text);
+    }
+    if (subtype.equals("success") || subtype.isEmpty()) {
+      return BackendEvent.End.failed(
+          text == null || text.isBlank() ? "Claude Code reported an error" : text);
+    }
+    String detail = errors(node.path("errors"));
+    if (detail.isBlank() && text != null) {
+      detail = text;
+    }
+    return BackendEvent.End.failed(
+        "Claude Code ended the turn with " + subtype + (detail.isBlank() ? "" : ": " + detail));
+  }
+
+  private static String errors(JsonNode errors) {
+    List<String> parts = new ArrayList<>();
+    for (JsonNode error : errors) {
+      parts.add(error.isString() ? error.asString() : JSON.writeValueAsString(error));
+    }
+    return String.join("; ", parts);
+  }
+
+  /** A tool result's content as text: text blocks joined by newlines, others named or as JSON. */
+  static String flatten(JsonNode content) {
+    if (content.isMissingNode() || content.isNull()) {
+      return "";
+    }
+    if (content.isString()) {
+      return content.asString();
+    }
+    if (!content.isArray()) {
+      return JSON.writeValueAsString(content);
+    }
+    List<String> parts = new ArrayList<>();
+    for (JsonNode block : content) {
+      String kind = block.path("type").asString("");
+      switch (kind) {
+        case "text" -> parts.add(block.path("text").asString(""));
+        case "image" -> parts.add("[image]");
+        case "document" -> parts.add("[document]");
+        default -> parts.add(JSON.writeValueAsString(block));
+      }
+    }
+    return String.join("\n", parts);
+  }
+
+  private static boolean truthy(String value) {
+    return value != null
+        && !value.isBlank()
+        && !value.equals("0")
+        && !value.equalsIgnoreCase("false");
+  }
+
+  private static String preview(String text) {
+    return text.length() > 200 ? text.substring(0, 200) + "…" : text;
+  }
+}

@@ -1,0 +1,216 @@
+package dev.cortex.server.sessions.backend;
+
+import dev.cortex.process.ProcessResult;
+import dev.cortex.process.ProcessSpec;
+import dev.cortex.process.Processes;
+import dev.cortex.process.RunningProcess;
+import dev.cortex.process.StandardStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A turn that is one process: its input lines are written to standard input, its events parsed from
+ * standard output, and its end is the program's {@code end} (or {@code result}) event, else the
+ * program's exit. Stopping ends the process group. Shared by the process-per-turn backends.
+ */
+final class ProcessTurn implements RunningTurn {
+  private static final Logger log = LoggerFactory.getLogger(ProcessTurn.class);
+
+  private final RunningProcess process;
+  private final Backend.TurnEvents events;
+  private final Function<String, String> injectLine;
+  private final CompletableFuture<BackendEvent.End> ended = new CompletableFuture<>();
+  private final AtomicBoolean stopped = new AtomicBoolean();
+
+  /** Held while an event is delivered, so that events arrive in order and the end comes last. */
+  private final Object delivery = new Object();
+
+  private boolean finished; // guarded by delivery
+  private boolean inputClosed; // guarded by this
+
+  /**
+   * Starts {@code spec} (which must keep standard input open) as a turn: each line of its standard
+   * output goes to {@code parse} with the turn, also the lines it prints before this returns; its
+   * exit ends the turn if {@code parse} did not, with {@code stderrTail} of its result in the
+   * message.
+   *
+   * @param injectLine turns an injected message into the line the program reads, or null when the
+   *     turn can no longer take it
+   * @throws IOException when the program cannot be started
+   */
+  static ProcessTurn start(
+      ProcessSpec spec,
+      Backend.TurnEvents events,
+      Function<String, String> injectLine,
+      BiConsumer<Lines.Line, ProcessTurn> parse,
+      Function<ProcessResult, String> stderrTail)
+      throws IOException {
+    CompletableFuture<ProcessTurn> started = new CompletableFuture<>();
+    Lines lines = new Lines(line -> parse.accept(line, started.join()));
+    RunningProcess process =
+        Processes.start(
+            spec,
+            (stream, bytes, offset, length) -> {
+              if (stream == StandardStream.STDOUT) {
+                lines.accept(bytes, offset, length);
+              }
+            });
+    ProcessTurn turn = new ProcessTurn(process, events, injectLine);
+    started.complete(turn);
+    turn.watch(lines::finish, stderrTail);
+    return turn;
+  }
+
+  /**
+   * @param injectLine turns an injected message into the line the program reads, or null when the
+   *     turn can no longer take it
+   */
+  ProcessTurn(
+      RunningProcess process, Backend.TurnEvents events, Function<String, String> injectLine) {
+    this.process = process;
+    this.events = events;
+    this.injectLine = injectLine;
+  }
+
+  /** Writes one line to the program. */
+  synchronized boolean write(String line) {
+    if (inputClosed) {
+      return false;
+    }
+    try {
+      OutputStream in = process.stdin();
+      in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Closes the program's input: the turn has ended (the program may still be finishing). */
+  synchronized void closeInput() {
+    inputClosed = true;
+    try {
+      process.stdin().close();
+    } catch (IOException e) {
+      // already closed
+    }
+  }
+
+  /** Sends an event, unless the turn already ended (null events are nothing to send). */
+  void event(BackendEvent event) {
+    if (event == null) {
+      return;
+    }
+    synchronized (delivery) {
+      if (!finished) {
+        deliver(event);
+      }
+    }
+  }
+
+  private void deliver(BackendEvent event) {
+    try {
+      events.event(event);
+    } catch (RuntimeException e) {
+      log.warn("the receiver of a turn's events failed on {}", event.getClass().getSimpleName(), e);
+    }
+  }
+
+  /**
+   * Ends the turn with {@code end}, once (later ends are dropped): closes the program's input,
+   * sends the end event, and only then lets {@link #await} return.
+   */
+  void end(BackendEvent.End end) {
+    BackendEvent.End last;
+    synchronized (delivery) {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      closeInput();
+      last = stopped.get() ? BackendEvent.End.stopped() : end;
+      deliver(last);
+    }
+    ended.complete(last);
+  }
+
+  /**
+   * Waits for the program's exit; {@code flush} then gives the last output line a chance; ends the
+   * turn if the program did not, with {@code stderrTail} of its result in the message.
+   */
+  void watch(Runnable flush, Function<ProcessResult, String> stderrTail) {
+    Thread watcher =
+        new Thread(
+            () -> {
+              try {
+                ProcessResult result = process.await();
+                flush.run();
+                if (!ended.isDone()) {
+                  String tail = stderrTail.apply(result);
+                  end(
+                      BackendEvent.End.failed(
+                          "the backend exited with code "
+                              + result.exitCode()
+                              + " before the turn ended"
+                              + (tail.isBlank() ? "" : ": " + tail)));
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                end(BackendEvent.End.failed("interrupted"));
+              } catch (RuntimeException e) {
+                log.warn("watching a backend process failed", e);
+                end(BackendEvent.End.failed("the backend could not be watched"));
+              }
+            },
+            "cortex-turn-watch");
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
+  @Override
+  public boolean injects() {
+    return true;
+  }
+
+  @Override
+  public boolean inject(String text) {
+    String line = injectLine.apply(text);
+    return line != null && write(line);
+  }
+
+  @Override
+  public void stop() {
+    stopped.set(true);
+    process.terminate();
+    end(BackendEvent.End.stopped());
+  }
+
+  @Override
+  public Optional<BackendEvent.End> await(Duration limit) throws InterruptedException {
+    try {
+      return Optional.of(ended.get(limit.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (TimeoutException e) {
+      return Optional.empty();
+    } catch (ExecutionException e) {
+      return Optional.of(BackendEvent.End.failed(String.valueOf(e.getCause())));
+    }
+  }
+
+  /** The process, to end it when the turn ended but it lingers. */
+  RunningProcess process() {
+    return process;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.cortex.server.sessions.store;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A conversation the agent server owns, bound to one channel and run turn by turn by a backend.
+ *
+ * @param name {@code cortex-<6 hex>}, for people
+ * @param channel where the conversation happens: {@code cli:<name>}; {@code web:}, {@code slack:},
+ *     {@code feishu:} later
+ * @param composition {@code direct} (the session's MCP server has its groups) or {@code none}
+ * @param startedBy who started it: a person directly, an agent, a schedule or a callback
+ * @param toolAllowlist the tools its MCP server may register (null: all of its groups')
+ * @param program for the {@code command} backend: the program that runs each turn
+ * @param backendSessionId the backend's own conversation id, to resume it
+ */
+public record Session(
+    String id,
+    String name,
+    String channel,
+    String project,
+    String backend,
+    String model,
+    String mode,
+    Composition composition,
+    StartedBy startedBy,
+    List<String> toolAllowlist,
+    List<String> program,
+    Path workingDirectory,
+    State state,
+    String backendSessionId,
+    Instant createdAt,
+    Instant updatedAt) {
+  public Session {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(channel, "channel");
+    Objects.requireNonNull(backend, "backend");
+    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(composition, "composition");
+    Objects.requireNonNull(startedBy, "startedBy");
+    toolAllowlist = toolAllowlist == null ? null : List.copyOf(toolAllowlist);
+    program = program == null ? null : List.copyOf(program);
+    Objects.requireNonNull(workingDirectory, "workingDirectory");
+    Objects.requireNonNull(state, "state");
+  }
+
+  /** Whether the session has an MCP server of its own. */
+  public enum Composition {
+    DIRECT,
+    NONE;
+
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Who started a session. */
+  public enum StartedBy {
+    PERSON,
+    AGENT,
+    SCHEDULE,
+    CALLBACK;
+
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Whether a turn is running. */
+  public enum State {
+    IDLE,
+    RUNNING;
+
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** The channel's kind: the part before the colon, e.g. {@code cli}. */
+  public String channelKind() {
+    int colon = channel.indexOf(':');
+    return colon < 0 ? channel : channel.substring(0, colon);
+  }
+}

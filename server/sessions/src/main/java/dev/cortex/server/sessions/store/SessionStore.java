@@ -1,0 +1,364 @@
+package dev.cortex.server.sessions.store;
+
+import dev.cortex.storage.Database;
+import dev.cortex.storage.Sql;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Sessions, their transcripts and their inboxes, in the home's database. A transcript is
+ * append-only; an inbox holds the messages that arrived while a turn ran and were not injected into
+ * it, until a turn takes them — durably, so that none is lost or delivered twice across restarts.
+ */
+public final class SessionStore {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+
+  private final Supplier<Database> database;
+  private final Clock clock;
+
+  public SessionStore(Supplier<Database> database, Clock clock) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Inserts a new session. */
+  public Session create(Session session) {
+    database
+        .get()
+        .write(
+            c ->
+                Sql.update(
+                    c,
+                    """
+                    INSERT INTO sessions (id, name, channel, project, backend, model, mode,
+                      composition, started_by, tool_allowlist, program, working_dir, state,
+                      backend_session_id, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    session.id(),
+                    session.name(),
+                    session.channel(),
+                    session.project(),
+                    session.backend(),
+                    session.model(),
+                    session.mode(),
+                    session.composition().wire(),
+                    session.startedBy().wire(),
+                    json(session.toolAllowlist()),
+                    json(session.program()),
+                    session.workingDirectory().toString(),
+                    session.state().wire(),
+                    session.backendSessionId(),
+                    session.createdAt(),
+                    session.updatedAt()));
+    return session;
+  }
+
+  private static String json(List<String> list) {
+    return list == null ? null : JSON.writeValueAsString(list);
+  }
+
+  /** The session whose id or name is {@code idOrName}, or null. */
+  public Session find(String idOrName) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.one(
+                    c,
+                    "SELECT * FROM sessions WHERE id = ? OR name = ?",
+                    SessionStore::session,
+                    idOrName,
+                    idOrName));
+  }
+
+  /** Whether a session is bound to {@code channel}. */
+  public boolean channelTaken(String channel) {
+    return database
+            .get()
+            .read(c -> Sql.one(c, "SELECT 1 FROM sessions WHERE channel = ?", rs -> 1, channel))
+        != null;
+  }
+
+  /** Sessions, most recently active first. */
+  public List<Session> list(int limit) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.query(
+                    c,
+                    "SELECT * FROM sessions ORDER BY updated_at DESC, id LIMIT ?",
+                    SessionStore::session,
+                    limit));
+  }
+
+  /** Sessions a turn was running in (when the server stopped, for one just started). */
+  public List<Session> running() {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.query(
+                    c,
+                    "SELECT * FROM sessions WHERE state = 'running' ORDER BY id",
+                    SessionStore::session));
+  }
+
+  public void state(String id, Session.State state) {
+    database
+        .get()
+        .write(
+            c ->
+                Sql.update(
+                    c,
+                    "UPDATE sessions SET state = ?, updated_at = ? WHERE id = ?",
+                    state.wire(),
+                    clock.instant(),
+                    id));
+  }
+
+  public void backendSessionId(String id, String backendSessionId) {
+    database
+        .get()
+        .write(
+            c ->
+                Sql.update(
+                    c,
+                    "UPDATE sessions SET backend_session_id = ?, updated_at = ? WHERE id = ?",
+                    backendSessionId,
+                    clock.instant(),
+                    id));
+  }
+
+  /** Appends an entry to a session's transcript and returns it with its number. */
+  public Transcript.Entry append(
+      String sessionId, String executionId, Transcript.Kind kind, String body) {
+    Instant at = now();
+    long seq =
+        database
+            .get()
+            .write(
+                c -> {
+                  long next = nextSeq(c, "session_transcript", sessionId);
+                  Sql.update(
+                      c,
+                      "INSERT INTO session_transcript (session_id, seq, execution_id, kind, body, at)"
+                          + " VALUES (?, ?, ?, ?, ?, ?)",
+                      sessionId,
+                      next,
+                      executionId,
+                      kind.wire(),
+                      body,
+                      at);
+                  return next;
+                });
+    return new Transcript.Entry(seq, executionId, kind, body, at);
+  }
+
+  /**
+   * Now, to the millisecond the database keeps: an entry handed to followers as it is recorded is
+   * the same as the one read back later.
+   */
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  private static long nextSeq(Connection c, String table, String sessionId) throws SQLException {
+    Long max =
+        Sql.one(
+            c,
+            "SELECT MAX(seq) FROM " + table + " WHERE session_id = ?",
+            rs -> rs.getObject(1) == null ? 0L : rs.getLong(1),
+            sessionId);
+    return (max == null ? 0 : max) + 1;
+  }
+
+  /** A page of a session's transcript: entries after {@code afterSeq}, at most {@code limit}. */
+  public List<Transcript.Entry> transcript(String sessionId, long afterSeq, int limit) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.query(
+                    c,
+                    "SELECT seq, execution_id, kind, body, at FROM session_transcript"
+                        + " WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    rs ->
+                        new Transcript.Entry(
+                            rs.getLong("seq"),
+                            rs.getString("execution_id"),
+                            Transcript.Kind.of(rs.getString("kind")),
+                            rs.getString("body"),
+                            Sql.instant(rs.getString("at"))),
+                    sessionId,
+                    afterSeq,
+                    limit));
+  }
+
+  /** A message waiting in a session's inbox. */
+  public record Pending(long seq, String text, String source, Instant at) {}
+
+  /** Puts a message in the inbox; it waits there until a turn takes it. */
+  public long enqueue(String sessionId, String text, String source) {
+    return enqueue(sessionId, text, source, null).seq();
+  }
+
+  /**
+   * A message put in the inbox.
+   *
+   * @param added false when a message of the same key was there already (this is its number)
+   */
+  public record Enqueued(long seq, boolean added) {}
+
+  /**
+   * Puts a message in the inbox once per {@code key}: a second message of the same key is not added
+   * (whether or not the first was delivered), so that a sender that retries after a crash does not
+   * send twice.
+   *
+   * @param key null for a message that has none
+   */
+  public Enqueued enqueue(String sessionId, String text, String source, String key) {
+    Instant at = clock.instant();
+    return database
+        .get()
+        .write(
+            c -> {
+              if (key != null) {
+                Long seq =
+                    Sql.one(
+                        c,
+                        "SELECT seq FROM session_inbox WHERE dedupe_key = ?",
+                        rs -> rs.getLong(1),
+                        key);
+                if (seq != null) {
+                  return new Enqueued(seq, false);
+                }
+              }
+              long next = nextSeq(c, "session_inbox", sessionId);
+              Sql.update(
+                  c,
+                  "INSERT INTO session_inbox (session_id, seq, text, source, at, dedupe_key)"
+                      + " VALUES (?, ?, ?, ?, ?, ?)",
+                  sessionId,
+                  next,
+                  text,
+                  source,
+                  at,
+                  key);
+              return new Enqueued(next, true);
+            });
+  }
+
+  /** The sessions with messages waiting in their inbox. */
+  public List<String> withPending() {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.query(
+                    c,
+                    "SELECT DISTINCT session_id FROM session_inbox WHERE delivered_to IS NULL ORDER BY session_id",
+                    rs -> rs.getString(1)));
+  }
+
+  /** The messages waiting in the inbox, oldest first. */
+  public List<Pending> pending(String sessionId) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.query(
+                    c,
+                    "SELECT seq, text, source, at FROM session_inbox"
+                        + " WHERE session_id = ? AND delivered_to IS NULL ORDER BY seq",
+                    rs ->
+                        new Pending(
+                            rs.getLong("seq"),
+                            rs.getString("text"),
+                            rs.getString("source"),
+                            Sql.instant(rs.getString("at"))),
+                    sessionId));
+  }
+
+  /**
+   * Marks inbox messages as taken by {@code executionId} and records them in the transcript, in one
+   * transaction: a message is delivered exactly once.
+   *
+   * @return the transcript entries of the delivered messages
+   */
+  public List<Transcript.Entry> deliver(
+      String sessionId, List<Pending> messages, String executionId) {
+    Instant at = now();
+    return database
+        .get()
+        .write(
+            c -> {
+              List<Transcript.Entry> entries = new java.util.ArrayList<>();
+              long next = nextSeq(c, "session_transcript", sessionId);
+              for (Pending message : messages) {
+                int taken =
+                    Sql.update(
+                        c,
+                        "UPDATE session_inbox SET delivered_to = ?"
+                            + " WHERE session_id = ? AND seq = ? AND delivered_to IS NULL",
+                        executionId,
+                        sessionId,
+                        message.seq());
+                if (taken == 1) {
+                  String body =
+                      JSON.writeValueAsString(
+                          java.util.Map.of("text", message.text(), "source", message.source()));
+                  Sql.update(
+                      c,
+                      "INSERT INTO session_transcript (session_id, seq, execution_id, kind, body, at)"
+                          + " VALUES (?, ?, ?, 'user', ?, ?)",
+                      sessionId,
+                      next,
+                      executionId,
+                      body,
+                      at);
+                  entries.add(
+                      new Transcript.Entry(next, executionId, Transcript.Kind.USER, body, at));
+                  next++;
+                }
+              }
+              return entries;
+            });
+  }
+
+  private static Session session(ResultSet rs) throws SQLException {
+    return new Session(
+        rs.getString("id"),
+        rs.getString("name"),
+        rs.getString("channel"),
+        rs.getString("project"),
+        rs.getString("backend"),
+        rs.getString("model"),
+        rs.getString("mode"),
+        Session.Composition.valueOf(rs.getString("composition").toUpperCase(java.util.Locale.ROOT)),
+        Session.StartedBy.valueOf(rs.getString("started_by").toUpperCase(java.util.Locale.ROOT)),
+        list(rs.getString("tool_allowlist")),
+        list(rs.getString("program")),
+        Path.of(rs.getString("working_dir")),
+        Session.State.valueOf(rs.getString("state").toUpperCase(java.util.Locale.ROOT)),
+        rs.getString("backend_session_id"),
+        Sql.instant(rs.getString("created_at")),
+        Sql.instant(rs.getString("updated_at")));
+  }
+
+  private static List<String> list(String json) {
+    return json == null ? null : JSON.readValue(json, STRINGS);
+  }
+}

@@ -1,0 +1,193 @@
+package dev.cortex.server.sessions.backend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.server.sessions.backend.BackendEvent.Cost;
+import dev.cortex.server.sessions.backend.BackendEvent.End;
+import dev.cortex.server.sessions.backend.BackendEvent.Note;
+import dev.cortex.server.sessions.backend.BackendEvent.Started;
+import dev.cortex.server.sessions.backend.BackendEvent.Text;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * How single stream-json lines read, beyond the recorded transcripts of {@link ClaudeBackendTest}.
+ */
+class ClaudeStreamTest {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private static final String INIT_SUBSCRIPTION =
+      "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s-1\",\"model\":\"claude-x\","
+          + "\"apiKeySource\":\"none\"}";
+
+  @Test
+  void accept_successWithIsError_endsFailedWithTheResultText() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    stream.promptLine("hi");
+
+    ClaudeStream.Read read =
+        stream.accept(
+            line(
+                "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":true,"
+                    + "\"result\":\"Invalid API key · Please run /login\",\"total_cost_usd\":0,"
+                    + "\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}"));
+
+    assertThat(read.events()).containsExactly(new Cost(null, 0, 0, 0, 0, 0.0, "api"));
+    assertThat(read.end()).isEqualTo(End.failed("Invalid API key · Please run /login"));
+  }
+
+  @Test
+  void accept_errorSubtypeWithoutDetail_namesTheSubtype() {
+    ClaudeStream stream = new ClaudeStream("claude-y", Map.of());
+
+    ClaudeStream.Read read =
+        stream.accept(
+            line("{\"type\":\"result\",\"subtype\":\"error_max_turns\",\"is_error\":true}"));
+
+    assertThat(read.events()).containsExactly(new Cost("claude-y", 0, 0, 0, 0, null, "api"));
+    assertThat(read.end()).isEqualTo(End.failed("Claude Code ended the turn with error_max_turns"));
+  }
+
+  @Test
+  void accept_noApiKeyOnASubscription_isPlanMode() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    stream.accept(line(INIT_SUBSCRIPTION));
+
+    assertThat(stream.accept(line(result(0.5))).events())
+        .containsExactly(new Cost("claude-x", 1, 2, 3, 4, 0.5, "plan"));
+  }
+
+  @Test
+  void accept_noApiKeyButACloudProvider_isApiMode() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of("CLAUDE_CODE_USE_BEDROCK", "1"));
+    stream.accept(line(INIT_SUBSCRIPTION));
+
+    assertThat(stream.accept(line(result(0.5))).events())
+        .containsExactly(new Cost("claude-x", 1, 2, 3, 4, 0.5, "api"));
+  }
+
+  @Test
+  void accept_claudeCodeWithoutEchoes_endsAtTheFirstResult() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    stream.promptLine("first");
+    assertThat(stream.injectLine("second")).isNotNull();
+
+    assertThat(stream.accept(line(result(0.1))).end()).isEqualTo(End.completed("done"));
+  }
+
+  @Test
+  void accept_echoWithAnotherUuid_takesTheOldestMessageIn() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    stream.promptLine("first");
+    stream.injectLine("second");
+    stream.accept(line("{\"type\":\"user\",\"isReplay\":true,\"uuid\":\"not-ours\"}"));
+
+    assertThat(stream.accept(line(result(0.1))).end()).as("one message not taken in yet").isNull();
+
+    stream.accept(line("{\"type\":\"user\",\"isReplay\":true}"));
+    ClaudeStream.Read read = stream.accept(line(result(0.3)));
+    assertThat(read.events()).containsExactly(new Cost(null, 2, 4, 6, 8, 0.3, "api"));
+    assertThat(read.end()).isEqualTo(End.completed("done"));
+  }
+
+  @Test
+  void injectLine_afterTheEnd_isNullAndLaterLinesGiveNothing() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    stream.accept(line(result(0.1)));
+
+    assertThat(stream.injectLine("late")).isNull();
+    ClaudeStream.Read read = stream.accept(line("{\"type\":\"assistant\",\"message\":{}}"));
+    assertThat(read.events()).isEmpty();
+    assertThat(read.end()).isNull();
+  }
+
+  @Test
+  void accept_secondInitOfTheSameSession_startsOnce() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+
+    assertThat(stream.accept(line(INIT_SUBSCRIPTION)).events()).containsExactly(new Started("s-1"));
+    assertThat(stream.accept(line(INIT_SUBSCRIPTION)).events()).isEmpty();
+  }
+
+  @Test
+  void accept_assistantBlocksOfOtherKinds_thinkingSkippedUnknownNoted() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+
+    assertThat(
+            stream
+                .accept(
+                    line(
+                        "{\"type\":\"assistant\",\"message\":{\"content\":["
+                            + "{\"type\":\"thinking\",\"thinking\":\"hmm\"},"
+                            + "{\"type\":\"text\",\"text\":\"a\"},"
+                            + "{\"type\":\"hologram\"},"
+                            + "{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Read\"}]}}"))
+                .events())
+        .containsExactly(
+            new Text("a"),
+            new Note("Claude Code sent an assistant content block of unknown type 'hologram'"),
+            new BackendEvent.ToolUse("t1", "Read", "{}"));
+  }
+
+  @Test
+  void accept_systemStatus_isANoteWithTheStatus() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+
+    assertThat(
+            stream
+                .accept(
+                    line("{\"type\":\"system\",\"subtype\":\"status\",\"status\":\"compacting\"}"))
+                .events())
+        .containsExactly(new Note("Claude Code: status (compacting)"));
+  }
+
+  @Test
+  void accept_lineLongerThanTheCap_isANote() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+
+    assertThat(stream.accept(new Lines.Line("{\"type\":\"assistant\"", true)).events())
+        .containsExactly(
+            new Note(
+                "Claude Code printed a line longer than 16777216 bytes; it was cut and dropped"));
+  }
+
+  @Test
+  void flatten_toolResultBlocks_textJoinedOthersNamedOrAsJson() {
+    assertThat(
+            ClaudeStream.flatten(
+                JSON.readTree(
+                    "[{\"type\":\"text\",\"text\":\"one\"},{\"type\":\"image\",\"source\":{}},"
+                        + "{\"type\":\"text\",\"text\":\"two\"},{\"type\":\"tool_reference\","
+                        + "\"tool_name\":\"x\"}]")))
+        .isEqualTo("one\n[image]\ntwo\n{\"type\":\"tool_reference\",\"tool_name\":\"x\"}");
+    assertThat(ClaudeStream.flatten(JSON.readTree("\"plain\""))).isEqualTo("plain");
+    assertThat(ClaudeStream.flatten(JSON.missingNode())).isEmpty();
+  }
+
+  @Test
+  void promptLine_userMessage_carriesTheTextAndAFreshUuid() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+
+    var first = JSON.readTree(stream.promptLine("a \"quoted\"\nline"));
+    var second = JSON.readTree(stream.injectLine("b"));
+
+    assertThat(first.path("message").path("content").asString()).isEqualTo("a \"quoted\"\nline");
+    assertThat(first.path("parent_tool_use_id").isNull()).isTrue();
+    assertThat(first.has("priority")).isFalse();
+    assertThat(second.path("priority").asString()).isEqualTo("next");
+    assertThat(second.path("uuid").asString()).isNotEqualTo(first.path("uuid").asString());
+  }
+
+  private static String result(double usd) {
+    return "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\","
+        + "\"total_cost_usd\":"
+        + usd
+        + ",\"usage\":{\"input_tokens\":1,\"output_tokens\":2,\"cache_read_input_tokens\":3,"
+        + "\"cache_creation_input_tokens\":4}}";
+  }
+
+  private static Lines.Line line(String text) {
+    return new Lines.Line(text, false);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.cortex.server.sessions.backend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/** Records a turn's events; tests wait on it for an event (with a deadline, never a sleep). */
+final class TurnRecorder implements Backend.TurnEvents {
+  static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  private final List<BackendEvent> events = new ArrayList<>();
+
+  @Override
+  public synchronized void event(BackendEvent event) {
+    events.add(event);
+    notifyAll();
+  }
+
+  synchronized List<BackendEvent> events() {
+    return List.copyOf(events);
+  }
+
+  /** Waits until an event matches {@code condition}; fails after {@link #DEADLINE}. */
+  synchronized BackendEvent await(Predicate<BackendEvent> condition) throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (true) {
+      for (BackendEvent event : events) {
+        if (condition.test(event)) {
+          return event;
+        }
+      }
+      long left = deadline - System.nanoTime();
+      assertThat(left).as("an awaited event within %s; got %s", DEADLINE, events).isPositive();
+      wait(Math.max(1, left / 1_000_000));
+    }
+  }
+
+  /** Waits until the turn's text includes {@code text}. */
+  BackendEvent awaitText(String text) throws InterruptedException {
+    return await(e -> e instanceof BackendEvent.Text t && t.text().equals(text));
+  }
+
+  /**
+   * Waits for the end of {@code turn} and returns it, once the turn's process has exited too (its
+   * input is closed at the end, so it must).
+   */
+  static BackendEvent.End end(RunningTurn turn) throws InterruptedException {
+    BackendEvent.End end =
+        turn.await(DEADLINE)
+            .orElseThrow(() -> new AssertionError("the turn did not end within " + DEADLINE));
+    if (turn instanceof ProcessTurn process) {
+      assertThat(process.process().await(DEADLINE))
+          .as("the turn's process exits after its end")
+          .isPresent();
+    }
+    return end;
+  }
+}

@@ -1,0 +1,62 @@
+# Shared by the bench scripts (sourced, not run): help from the calling script's header comment,
+# the harness build, the JVM, and the run of one harness class.
+#   bench_harness SCRIPT CLASS [--with-cortex] [ARGS...]
+# --with-cortex: the harness drives bin/cortex, whose jar is built first and passed as --launcher.
+# The JVM runs as bin/cortex runs the server: the newest JDK among JAVA_HOME, /usr/lib/jvm/* and
+# the java on the PATH (CORTEX_JAVA overrides), serial GC, C1 only, compiling early.
+# CORTEX_BENCH_JAVA_OPTS replaces these options, e.g. with "-XX:+UseSerialGC" for C2 figures.
+
+bench_harness() {
+  local script="$1" class="$2" with_cortex=0
+  shift 2
+  if [[ "${1:-}" == --with-cortex ]]; then
+    with_cortex=1
+    shift
+  fi
+  local bench root
+  bench="$(cd "$(dirname "$(readlink -f "$script")")" && pwd)"
+  root="$(dirname "$(dirname "$bench")")"
+
+  local arg
+  for arg in "$@"; do
+    if [[ "$arg" == -h || "$arg" == --help ]]; then
+      sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$script"
+      exit 0
+    fi
+  done
+
+  local tool
+  for tool in mvn flock; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is needed" >&2; exit 2; }
+  done
+
+  echo "bench: building the harness ..." >&2
+  mkdir -p "$root/app/cli/target"
+  (cd "$root" && flock "$root/app/cli/target/.build.lock" \
+    mvn -q -B -DskipTests -Dspotless.check.skip=true -pl tools/bench -am package) 1>&2
+
+  local java_bin="${CORTEX_JAVA:-}"
+  if [[ -z "$java_bin" ]]; then
+    local major=0 home m on_path
+    local candidates=("${JAVA_HOME:-}" /usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home)
+    if command -v java >/dev/null; then
+      on_path="$(readlink -f "$(command -v java)")"
+      candidates+=("${on_path%/bin/*}")
+    fi
+    for home in "${candidates[@]}"; do
+      [[ -n "$home" && -x "$home/bin/java" ]] || continue
+      m="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null | head -n 1 | grep . || echo 0)"
+      if [[ "$m" -gt "$major" ]]; then java_bin="$home/bin/java"; major="$m"; fi
+    done
+    [[ -n "$java_bin" ]] || { echo "bench: no Java found: install a JDK 17 or newer" >&2; exit 2; }
+  fi
+  local opts
+  read -r -a opts <<< "${CORTEX_BENCH_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.3 -Xss1m}"
+
+  if [[ "$with_cortex" == 1 ]]; then
+    "$root/bin/cortex" --version >/dev/null
+    set -- --launcher "$root/bin/cortex" "$@"
+  fi
+  exec "$java_bin" "${opts[@]}" --enable-native-access=ALL-UNNAMED -Djava.io.tmpdir="${TMPDIR:-/tmp}" \
+    -cp "$bench/target/cortex-bench.jar" "dev.cortex.bench.$class" "$@"
+}
