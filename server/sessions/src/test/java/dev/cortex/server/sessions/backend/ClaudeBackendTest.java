@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * spawn, records what it reads on standard input and prints the transcript: no network, no key.
  */
 class ClaudeBackendTest {
-  private static final String RESOURCES = "/dev/cortex/sessions/backend/claude/";
+  private static final String RESOURCES = "/dev/cortex/server/sessions/backend/claude/";
   private static final String SESSION = "8f0c5a52-3c1e-4b8e-9a55-1f0d2c7e6a11";
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
