@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The argv and environment of a Claude Code turn, pinned by golden files in {@code
- * src/test/resources/dev/cortex/sessions/backend/claude/spawn/} (regenerate them with {@code mvn -B
- * -ntp verify -pl sessions -am -Dtest=ClaudeSpawnTest -Dsurefire.failIfNoSpecifiedTests=false
- * -Dcortex.writeGolden=true}).
+ * src/test/resources/dev/cortex/server/sessions/backend/claude/spawn/} (regenerate them with {@code
+ * mvn -B -ntp verify -pl sessions -am -Dtest=ClaudeSpawnTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dcortex.writeGolden=true}).
  */
 class ClaudeSpawnTest {
   private static final String CLAUDE = "/opt/claude/bin/claude";
@@ -140,7 +140,7 @@ class ClaudeSpawnTest {
     new TreeMap<>(spawn.environment())
         .forEach((k, v) -> text.append("  ").append(k).append('=').append(v).append('\n'));
     Path expected =
-        Path.of("src/test/resources/dev/cortex/sessions/backend/claude/spawn").resolve(name);
+        Path.of("src/test/resources/dev/cortex/server/sessions/backend/claude/spawn").resolve(name);
     if (Boolean.getBoolean("cortex.writeGolden")) {
       Files.writeString(expected, text, StandardCharsets.UTF_8);
     }

@@ -1,0 +1,574 @@
+package dev.cortex.e2e.agentserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.McpClients;
+import dev.cortex.testing.Outcome;
+import dev.cortex.testing.RawStdio;
+import dev.cortex.testing.TestJson;
+import dev.cortex.testing.ToolNames;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The remote tools of {@code core} through everything they cross: the Java SDK client, {@code
+ * cortex mcp} on stdio, the agent server's webhook and hub, and two real {@code cortex client}
+ * devices on loopback — box1 enrolled with a code and searching with ripgrep when it is installed,
+ * box2 on the shared token with the built-in search.
+ */
+class RemoteToolsIT {
+  @TempDir static Path serverHome;
+  @TempDir static Path box1Home;
+  @TempDir static Path box2Home;
+  @TempDir static Path files;
+
+  static AgentServer server;
+  static McpSyncClient client;
+  static final String SHARED = "shared-token-for-tests-0123456789";
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        new AgentServer(serverHome, Map.of("CORTEX_CLIENT_TOKEN", SHARED))
+            .machines(
+                """
+                {"machines": {
+                  "box1": {"platform": "linux", "description": "First test box"},
+                  "box2": {"platform": "linux"},
+                  "winbox": {"platform": "windows", "description": "A laptop"}
+                }}
+                """)
+            .start();
+    String code = server.enrol("box1");
+    server.connect("box1", box1Home, Map.of(), "--enroll", code, "--workdir", files.toString());
+    server.connect(
+        "box2",
+        box2Home,
+        Map.of("CORTEX_CLIENT_TOKEN", SHARED),
+        "--grep-engine",
+        "java",
+        "--workdir",
+        files.toString());
+    Map<String, String> env = new HashMap<>(CortexProcess.env(serverHome));
+    List<String> command = CortexProcess.command("mcp", "--bundles", "core");
+    client =
+        McpClients.connect(
+            new StdioClientTransport(
+                ServerParameters.builder(command.get(0))
+                    .args(command.subList(1, command.size()))
+                    .env(env)
+                    .build(),
+                McpClients.MAPPER));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (client != null) {
+      client.closeGracefully();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  static Outcome call(String tool, Map<String, Object> arguments) {
+    return McpClients.call(client, tool, arguments);
+  }
+
+  static Outcome bash(String device, String command) {
+    return call("remote_bash", Map.of("device", device, "command", command));
+  }
+
+  @Test
+  void toolsList_firstRemoteToolCarriesTheDeviceCatalogue_windowsMarked() {
+    Map<String, String> descriptions = new HashMap<>();
+    client.listTools().tools().forEach(t -> descriptions.put(t.name(), t.description()));
+
+    assertThat(descriptions.keySet()).containsAll(ToolNames.CORE);
+    assertThat(descriptions.get("remote_bash"))
+        .contains("- box1 (linux): First test box")
+        .contains("- box2 (linux)")
+        .contains("- winbox [Windows");
+    assertThat(descriptions.get("remote_read")).doesNotContain("box1");
+  }
+
+  @Test
+  void remoteBash_returnsExitCodeAndInterleavedOutput() {
+    Outcome result = bash("box1", "echo out; echo err >&2; echo more; exit 3");
+
+    assertThat(result.isError()).as(result.text()).isFalse();
+    assertThat(result.structured().path("exit_code").asInt()).isEqualTo(3);
+    assertThat(result.structured().path("output").path("text").asString())
+        .isEqualTo("out\nerr\nmore\n");
+    assertThat(result.structured().path("timed_out").asBoolean()).isFalse();
+  }
+
+  @Test
+  void remoteBash_timeout_endsTheWholeGroupWithExitCode124() throws Exception {
+    Path pids = files.resolve("timeout-pids");
+    Outcome result =
+        call(
+            "remote_bash",
+            Map.of(
+                "device",
+                "box2",
+                "command",
+                "sleep 300 & echo $! > " + pids + "; echo started; wait",
+                "timeout",
+                2));
+
+    assertThat(result.structured().path("exit_code").asInt()).isEqualTo(124);
+    assertThat(result.structured().path("timed_out").asBoolean()).isTrue();
+    assertThat(result.structured().path("output").path("text").asString()).contains("started");
+    assertThat(result.structured().path("note").asString()).contains("Timed out after 2 s");
+    long child = Long.parseLong(Files.readString(pids).strip());
+    AgentServer.await(
+        () -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true),
+        "the backgrounded child to end");
+  }
+
+  @Test
+  void remoteBash_cancelledByTheClient_endsTheCommandsWholeProcessGroup() throws Exception {
+    Path leader = files.resolve("cancel-leader");
+    Path child = files.resolve("cancel-child");
+    Map<String, String> env = new HashMap<>(CortexProcess.env(serverHome));
+    env.put("CORTEX_MCP_BUNDLES", "core");
+    try (RawStdio raw = RawStdio.initialized(env, "{}", List.of())) {
+      raw.call(
+          7,
+          "remote_bash",
+          "{\"device\":\"box1\",\"command\":\"sleep 301 & echo $! > "
+              + child
+              + "; echo $$ > "
+              + leader
+              + "; sleep 300\"}");
+      AgentServer.await(
+          () -> Files.isRegularFile(leader) && Files.isRegularFile(child), "the command to start");
+      long leaderPid = Long.parseLong(Files.readString(leader).strip());
+      long childPid = Long.parseLong(Files.readString(child).strip());
+
+      raw.send(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7,\"reason\":\"user pressed stop\"}}");
+
+      AgentServer.await(
+          () ->
+              !ProcessHandle.of(leaderPid).map(ProcessHandle::isAlive).orElse(false)
+                  && !ProcessHandle.of(childPid).map(ProcessHandle::isAlive).orElse(false),
+          "the command and its child to end");
+      raw.call(8, "current_time", "{}");
+      JsonNode next = raw.next();
+      assertThat(next.path("id").asInt())
+          .as("no answer to the cancelled call: %s", next)
+          .isEqualTo(8);
+    }
+  }
+
+  @Test
+  void remoteBash_hugeOutput_isSpilledWithAPreview() throws Exception {
+    Outcome result = bash("box1", "seq 1 20000");
+
+    JsonNode output = result.structured().path("output");
+    assertThat(output.path("truncated").asBoolean()).isTrue();
+    assertThat(output.path("total_chars").asLong()).isGreaterThan(30_000);
+    assertThat(output.path("text").asString().getBytes(StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(2048);
+    Path saved = Path.of(output.path("saved_to").asString());
+    assertThat(saved).startsWith(serverHome.resolve("tmp").resolve("tool-results"));
+    assertThat(Files.readString(saved)).startsWith("1\n2\n").endsWith("19999\n20000\n");
+  }
+
+  @Test
+  void remoteBash_outputBeyondTheDevicesCapture_keepsItsStartAndEnd() throws Exception {
+    Outcome result =
+        bash(
+            "box2",
+            "printf 'first\\n'; head -c 6000000 /dev/zero | tr '\\0' a; printf '\\nlast\\n'");
+
+    assertThat(result.structured().path("cut_on_device").asBoolean()).isTrue();
+    assertThat(result.structured().path("output_bytes").asLong()).isEqualTo(6_000_012L);
+    String saved =
+        Files.readString(Path.of(result.structured().path("output").path("saved_to").asString()));
+    assertThat(saved).startsWith("first\naaa").endsWith("aaa\nlast\n").contains("bytes omitted");
+    assertThat(saved.length()).isLessThan(4_300_000);
+  }
+
+  @Test
+  void remoteBash_background_jobKeepsItsOutputAndExitCode() {
+    Outcome started =
+        call(
+            "remote_bash",
+            Map.of(
+                "device",
+                "box1",
+                "command",
+                "echo working; sleep 1; echo done; exit 7",
+                "run_in_background",
+                true,
+                "description",
+                "a short job"));
+    String id = started.structured().path("job").path("id").asString();
+    assertThat(id).matches("[0-9]{8}-[0-9]{6}-[0-9a-f]{6}");
+
+    AgentServer.await(
+        () ->
+            call("remote_job", Map.of("device", "box1", "job_id", id))
+                .structured()
+                .path("jobs")
+                .get(0)
+                .path("state")
+                .asString()
+                .equals("exited"),
+        "the job to exit");
+    JsonNode job = call("remote_job", Map.of("device", "box1", "job_id", id)).structured();
+    Outcome output = call("remote_job", Map.of("device", "box1", "job_id", id, "action", "output"));
+    Outcome listed = call("remote_job", Map.of("device", "box1"));
+
+    assertThat(job.path("jobs").get(0).path("exit_code").asInt()).isEqualTo(7);
+    assertThat(job.path("jobs").get(0).path("description").asString()).isEqualTo("a short job");
+    assertThat(output.structured().path("output").asString()).isEqualTo("working\ndone\n");
+    assertThat(listed.structured().path("jobs").findValuesAsString("id")).contains(id);
+  }
+
+  @Test
+  void remoteJob_kill_endsARunningJob() {
+    String id =
+        call(
+                "remote_bash",
+                Map.of("device", "box1", "command", "sleep 600", "run_in_background", true))
+            .structured()
+            .path("job")
+            .path("id")
+            .asString();
+
+    JsonNode killed =
+        call("remote_job", Map.of("device", "box1", "job_id", id, "action", "kill")).structured();
+
+    assertThat(killed.path("jobs").get(0).path("state").asString()).isEqualTo("killed");
+    long pid = killed.path("jobs").get(0).path("pid").asLong();
+    AgentServer.await(
+        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), "the job to end");
+  }
+
+  @Test
+  void remoteRead_text_numbersLines_pagesWithOffsetAndLimit() throws Exception {
+    Path file = Files.createDirectories(files.resolve("read")).resolve("lines.txt");
+    Files.writeString(file, "one\ntwo\nthree\nfour\n");
+
+    JsonNode all =
+        call("remote_read", Map.of("device", "box2", "file_path", file.toString())).structured();
+    JsonNode page =
+        call(
+                "remote_read",
+                Map.of("device", "box2", "file_path", file.toString(), "offset", 2, "limit", 2))
+            .structured();
+
+    assertThat(all.path("text").path("text").asString())
+        .isEqualTo("     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour\n");
+    assertThat(all.path("total_lines").asInt()).isEqualTo(4);
+    assertThat(page.path("text").path("text").asString()).isEqualTo("     2\ttwo\n     3\tthree\n");
+    assertThat(page.path("start_line").asInt()).isEqualTo(2);
+    assertThat(page.path("lines_returned").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void remoteRead_largeImage_comesBackScaledAsImageContent() throws Exception {
+    BufferedImage image = new BufferedImage(3200, 1600, BufferedImage.TYPE_INT_RGB);
+    ByteArrayOutputStream png = new ByteArrayOutputStream();
+    ImageIO.write(image, "png", png);
+    Path file = files.resolve("shot.data");
+    Files.write(file, png.toByteArray());
+
+    McpSchema.CallToolResult result =
+        client.callTool(
+            new McpSchema.CallToolRequest(
+                "remote_read", Map.of("device", "box1", "file_path", file.toString())));
+
+    JsonNode structured = TestJson.JSON.valueToTree(result.structuredContent());
+    assertThat(structured.path("kind").asString()).isEqualTo("image");
+    assertThat(structured.path("image").path("width").asInt()).isEqualTo(3200);
+    assertThat(structured.path("image").path("sent_width").asInt()).isEqualTo(1516);
+    McpSchema.ImageContent sent =
+        (McpSchema.ImageContent)
+            result.content().stream()
+                .filter(c -> c instanceof McpSchema.ImageContent)
+                .findFirst()
+                .orElseThrow();
+    assertThat(sent.mimeType()).isEqualTo("image/png");
+    BufferedImage decoded =
+        ImageIO.read(new java.io.ByteArrayInputStream(Base64.getDecoder().decode(sent.data())));
+    assertThat(decoded.getWidth()).isEqualTo(1516);
+    assertThat(decoded.getHeight()).isEqualTo(758);
+  }
+
+  @Test
+  void remoteRead_pdf_comesBackAsAnEmbeddedResource() throws Exception {
+    Path file = files.resolve("doc.pdf");
+    Files.writeString(file, "%PDF-1.4\n%test\n");
+
+    McpSchema.CallToolResult result =
+        client.callTool(
+            new McpSchema.CallToolRequest(
+                "remote_read", Map.of("device", "box2", "file_path", file.toString())));
+
+    McpSchema.EmbeddedResource resource =
+        (McpSchema.EmbeddedResource)
+            result.content().stream()
+                .filter(c -> c instanceof McpSchema.EmbeddedResource)
+                .findFirst()
+                .orElseThrow();
+    McpSchema.BlobResourceContents blob = (McpSchema.BlobResourceContents) resource.resource();
+    assertThat(blob.mimeType()).isEqualTo("application/pdf");
+    assertThat(new String(Base64.getDecoder().decode(blob.blob()), StandardCharsets.UTF_8))
+        .startsWith("%PDF-1.4");
+  }
+
+  @Test
+  void remoteRead_refusals_sayWhatToDo() throws Exception {
+    Path big = files.resolve("big.txt");
+    Files.writeString(big, "x".repeat(100).concat("\n").repeat(3000));
+
+    Outcome missing =
+        call(
+            "remote_read",
+            Map.of("device", "box1", "file_path", files.resolve("nope.txt").toString()));
+    Outcome relative = call("remote_read", Map.of("device", "box1", "file_path", "relative/path"));
+    Outcome folder = call("remote_read", Map.of("device", "box1", "file_path", files.toString()));
+    Outcome tooLarge = call("remote_read", Map.of("device", "box1", "file_path", big.toString()));
+    Outcome limited =
+        call("remote_read", Map.of("device", "box1", "file_path", big.toString(), "limit", 10));
+
+    assertThat(missing.errorCode()).isEqualTo("NOT_FOUND");
+    assertThat(relative.errorCode()).isEqualTo("INVALID_ARGUMENT");
+    assertThat(relative.errorMessage()).contains("absolute");
+    assertThat(folder.errorMessage()).contains("is a directory");
+    assertThat(tooLarge.errorCode()).isEqualTo("TOO_LARGE");
+    assertThat(tooLarge.errorMessage()).contains("limit 2000");
+    assertThat(limited.structured().path("lines_returned").asInt()).isEqualTo(10);
+  }
+
+  @Test
+  void agentsMd_isSentOncePerFilePerSession_andAgainWhenItChanges() throws Exception {
+    Path project = Files.createDirectories(files.resolve("project").resolve("src"));
+    Files.writeString(files.resolve("project").resolve("AGENTS.md"), "Use tabs.\n");
+    Files.writeString(project.resolve("AGENTS.local.md"), "Local rule.\n");
+    Files.writeString(project.resolve("a.txt"), "a\n");
+    Files.writeString(project.resolve("b.txt"), "b\n");
+
+    JsonNode first = read("box1", project.resolve("a.txt")).path("agents_md");
+    JsonNode again = read("box1", project.resolve("a.txt")).path("agents_md");
+    JsonNode sibling = read("box1", project.resolve("b.txt")).path("agents_md");
+    JsonNode otherDevice = read("box2", project.resolve("a.txt")).path("agents_md");
+    Files.writeString(files.resolve("project").resolve("AGENTS.md"), "Use spaces.\n");
+    JsonNode changed = read("box1", project.resolve("a.txt")).path("agents_md");
+
+    assertThat(first.findValuesAsString("content")).containsExactly("Use tabs.\n", "Local rule.\n");
+    assertThat(again).isEmpty();
+    assertThat(sibling).isEmpty();
+    assertThat(otherDevice.size()).as("another device's files are other files").isEqualTo(2);
+    assertThat(changed.findValuesAsString("content")).containsExactly("Use spaces.\n");
+  }
+
+  static JsonNode read(String device, Path file) {
+    return call("remote_read", Map.of("device", device, "file_path", file.toString())).structured();
+  }
+
+  @Test
+  void remoteWrite_createsFolders_andKeepsCrlf() throws Exception {
+    Path target = files.resolve("new").resolve("deep").resolve("file.txt");
+    Path crlf = files.resolve("windows.txt");
+    Files.writeString(crlf, "a\r\nb\r\n");
+
+    JsonNode created =
+        call(
+                "remote_write",
+                Map.of("device", "box1", "file_path", target.toString(), "content", "hi\n"))
+            .structured();
+    JsonNode kept =
+        call(
+                "remote_write",
+                Map.of("device", "box1", "file_path", crlf.toString(), "content", "x\ny\n"))
+            .structured();
+
+    assertThat(created.path("created").asBoolean()).isTrue();
+    assertThat(Files.readString(target)).isEqualTo("hi\n");
+    assertThat(kept.path("line_endings").asString()).isEqualTo("crlf");
+    assertThat(Files.readString(crlf)).isEqualTo("x\r\ny\r\n");
+  }
+
+  @Test
+  void remoteEdit_uniqueReplaceAllAndMismatch() throws Exception {
+    Path file = files.resolve("edit.txt");
+    Files.writeString(file, "alpha beta\nbeta gamma\n");
+
+    Outcome ambiguous = edit(file, "beta", "BETA", false);
+    Outcome missing = edit(file, "delta", "x", false);
+    Outcome unique = edit(file, "alpha", "ALPHA", false);
+    Outcome all = edit(file, "beta", "BETA", true);
+
+    assertThat(ambiguous.errorCode()).isEqualTo("EDIT_MISMATCH");
+    assertThat(ambiguous.errorMessage()).contains("appears 2 times").contains("replace_all");
+    assertThat(missing.errorCode()).isEqualTo("EDIT_MISMATCH");
+    assertThat(unique.structured().path("replacements").asInt()).isEqualTo(1);
+    assertThat(all.structured().path("replacements").asInt()).isEqualTo(2);
+    assertThat(Files.readString(file)).isEqualTo("ALPHA BETA\nBETA gamma\n");
+  }
+
+  static Outcome edit(Path file, String old, String replacement, boolean all) {
+    return call(
+        "remote_edit",
+        Map.of(
+            "device",
+            "box1",
+            "file_path",
+            file.toString(),
+            "old_string",
+            old,
+            "new_string",
+            replacement,
+            "replace_all",
+            all));
+  }
+
+  @Test
+  void remoteGlob_findsNewestFirst_skippingDependencyFolders() throws Exception {
+    Path root = Files.createDirectories(files.resolve("globbed"));
+    Files.createDirectories(root.resolve("src/deep"));
+    Files.createDirectories(root.resolve("node_modules/pkg"));
+    Files.writeString(root.resolve("top.py"), "");
+    Files.writeString(root.resolve("src/deep/inner.py"), "");
+    Files.writeString(root.resolve("node_modules/pkg/skipped.py"), "");
+    Files.setLastModifiedTime(
+        root.resolve("top.py"), java.nio.file.attribute.FileTime.fromMillis(1_000_000));
+
+    JsonNode found =
+        call("remote_glob", Map.of("device", "box2", "pattern", "**/*.py", "path", root.toString()))
+            .structured();
+
+    assertThat(found.path("files").path("text").asString().split("\n"))
+        .containsExactly(
+            root.resolve("src/deep/inner.py").toString(), root.resolve("top.py").toString());
+  }
+
+  @Test
+  void remoteGrep_everyMode_ripgrepAndTheBuiltInSearchAgree() throws Exception {
+    Path root = Files.createDirectories(files.resolve("grepped"));
+    Files.writeString(
+        root.resolve("a.py"), "import os\nprint('Hello')\nx = 1\nprint('hello again')\n");
+    Files.writeString(root.resolve("b.js"), "console.log('hello')\n");
+    Files.writeString(root.resolve("c.txt"), "nothing here\nfoo\nbar\n");
+    long at = 1_700_000_000_000L;
+    for (String name : List.of("a.py", "b.js", "c.txt")) {
+      Files.setLastModifiedTime(
+          root.resolve(name), java.nio.file.attribute.FileTime.fromMillis(at += 60_000));
+    }
+    List<Map<String, Object>> queries =
+        List.of(
+            Map.of("pattern", "hello", "-i", true),
+            Map.of("pattern", "hello", "output_mode", "count", "-i", true),
+            Map.of("pattern", "print", "output_mode", "content", "-C", 1),
+            Map.of("pattern", "print", "output_mode", "content", "-n", false),
+            Map.of("pattern", "hello", "output_mode", "content", "glob", "*.js"),
+            Map.of(
+                "pattern",
+                "hello",
+                "output_mode",
+                "content",
+                "type",
+                "py",
+                "-i",
+                true,
+                "head_limit",
+                1),
+            Map.of("pattern", "hello", "output_mode", "content", "-i", true, "offset", 1),
+            Map.of("pattern", "foo.bar", "output_mode", "content", "multiline", true));
+    boolean ripgrep =
+        Files.isExecutable(Path.of("/usr/bin/rg"))
+            || Files.isExecutable(Path.of("/usr/local/bin/rg"));
+    for (Map<String, Object> query : queries) {
+      Map<String, Object> args = new HashMap<>(query);
+      args.put("path", root.toString());
+      args.put("device", "box2");
+      JsonNode java = call("remote_grep", args).structured();
+      assertThat(java.path("engine").asString()).isEqualTo("java");
+      args.put("device", "box1");
+      JsonNode other = call("remote_grep", args).structured();
+      if (ripgrep) {
+        assertThat(other.path("engine").asString()).isEqualTo("ripgrep");
+      }
+      assertThat(java.path("output").path("text").asString())
+          .as("the built-in search answers %s as %s does", query, other.path("engine").asString())
+          .isEqualTo(other.path("output").path("text").asString());
+      assertThat(java.path("count").asInt()).isEqualTo(other.path("count").asInt());
+    }
+    JsonNode content =
+        call(
+                "remote_grep",
+                Map.of(
+                    "device",
+                    "box2",
+                    "path",
+                    root.toString(),
+                    "pattern",
+                    "print",
+                    "output_mode",
+                    "content",
+                    "-C",
+                    1))
+            .structured();
+    assertThat(content.path("output").path("text").asString())
+        .isEqualTo(
+            root.resolve("a.py")
+                + "-1-import os\n"
+                + root.resolve("a.py")
+                + ":2:print('Hello')\n"
+                + root.resolve("a.py")
+                + "-3-x = 1\n"
+                + root.resolve("a.py")
+                + ":4:print('hello again')\n");
+  }
+
+  @Test
+  void offlineAndUnknownDevices_failWithTheDevicesOnline() {
+    Outcome offline = bash("winbox", "dir");
+    Outcome unknown = bash("nobody", "true");
+
+    assertThat(offline.errorCode()).isEqualTo("DEVICE_OFFLINE");
+    assertThat(offline.errorMessage())
+        .contains("'winbox' is not connected")
+        .contains("online now: box1, box2");
+    assertThat(unknown.errorCode()).isEqualTo("DEVICE_OFFLINE");
+    assertThat(unknown.errorMessage()).contains("No device named 'nobody' is registered");
+  }
+
+  @Test
+  void badArguments_areRefusedByTheSchemaBeforeAnyDeviceIsAsked() {
+    Outcome timeout =
+        call("remote_bash", Map.of("device", "box1", "command", "true", "timeout", 601));
+    Outcome device = call("remote_bash", Map.of("device", "bad name!", "command", "true"));
+    Outcome extra = call("remote_read", Map.of("device", "box1", "file_path", "/x", "lines", 3));
+
+    assertThat(timeout.errorCode()).isEqualTo("INVALID_ARGUMENT");
+    assertThat(timeout.errorMessage()).contains("timeout");
+    assertThat(device.errorCode()).isEqualTo("INVALID_ARGUMENT");
+    assertThat(extra.errorMessage()).contains("lines");
+  }
+}

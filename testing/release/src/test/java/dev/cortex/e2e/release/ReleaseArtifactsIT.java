@@ -1,0 +1,331 @@
+package dev.cortex.e2e.release;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.testing.Checkout;
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.RawStdio;
+import dev.cortex.testing.TestJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The release artefacts, built once by {@code tools/release/build} from the jar under test, each
+ * unpacked into a fresh directory as a user or a host would, then asked for {@code initialize} and
+ * a {@code tools/call}: the runtime image and the bundle with no Java on the PATH at all.
+ */
+class ReleaseArtifactsIT {
+  private static final String REPOSITORY = "example-owner/cortex";
+
+  @TempDir static Path dir;
+  private static Path out;
+  private static String version;
+
+  @BeforeAll
+  static void buildRelease() throws Exception {
+    version = CortexProcess.run(CortexProcess.env(dir.resolve("v")), "--version").stdout().strip();
+    version = version.substring("cortex ".length());
+    out = dir.resolve("release");
+    Path script = root().resolve("tools/release/build");
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            script.toString(),
+            "--jar",
+            CortexProcess.jar().toString(),
+            "--repository",
+            REPOSITORY,
+            "--out",
+            out.toString());
+    builder.redirectErrorStream(true);
+    Process build = builder.start();
+    String log = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(build.waitFor(10, TimeUnit.MINUTES)).as("tools/release/build finished").isTrue();
+    if (build.exitValue() != 0 && log.contains("no JDK with jlink") && !inCi()) {
+      System.err.println(
+          "\n*** SKIPPED: the release artefacts were not smoke-tested: no JDK with jlink here ***\n"
+              + log);
+      Assumptions.abort("no JDK with jlink on this machine: " + log);
+    }
+    assertThat(build.exitValue()).as("tools/release/build: %s", log).isZero();
+  }
+
+  @Test
+  void jar_copiedAloneIntoAnEmptyDirectory_answersInitializeAndToolsCall() throws Exception {
+    Path fresh = Files.createDirectories(dir.resolve("jar-alone"));
+    Path jar = Files.copy(out.resolve("cortex.jar"), fresh.resolve("cortex.jar"));
+
+    assertServes(List.of(CortexProcess.java(), "-jar", jar.toString(), "mcp"), noJavaEnv("jar"));
+  }
+
+  @Test
+  void runtimeImage_unpackedWithNoJavaOnThePath_runsOnItsOwnRuntime() throws Exception {
+    Path image = unpackImage("image");
+
+    String executable =
+        assertServes(List.of(image.resolve("bin/cortex").toString(), "mcp"), noJavaEnv("image"));
+
+    assertThat(executable).isEqualTo(image.resolve("bin/java").toString());
+  }
+
+  @Test
+  void runtimeImage_onJdk25OrNewer_carriesAStartupCacheAndItsLaunchers() throws Exception {
+    Path image = unpackImage("image-files");
+
+    assertThat(image.resolve("LICENSE")).content().contains("MIT License");
+    assertThat(image.resolve("bin/cortex.cmd"))
+        .content()
+        .contains("\\bin\\java.exe")
+        .contains("\\lib\\cortex\\cortex.jar")
+        .contains("\r\n");
+    if (runtimeMajor(image) >= 25) {
+      assertThat(image.resolve("lib/cortex/cortex.aot")).isNotEmptyFile();
+    }
+    CortexProcess.Finished shown = runLauncher(image.resolve("bin/cortex"), noJavaEnv("version"));
+    assertThat(shown.stdout().strip()).isEqualTo("cortex " + version);
+  }
+
+  /** Regression: on Java 24+ every Temporal verb printed sun.misc.Unsafe warnings. */
+  @Test
+  void runtimeImage_aTemporalVerb_printsNoJvmWarning() throws Exception {
+    Path image = unpackImage("image-quiet");
+    Map<String, String> env = noJavaEnv("quiet");
+    env.put("CORTEX_WORKFLOWS_ENGINE", "temporal");
+    env.put("CORTEX_TEMPORAL_ADDRESS", "127.0.0.1:1");
+
+    ProcessBuilder builder = new ProcessBuilder(image.resolve("bin/cortex").toString(), "status");
+    builder.environment().clear();
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    process.getOutputStream().close();
+    process.getInputStream().readAllBytes();
+    String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    process.waitFor();
+
+    assertThat(stderr).as("the Temporal runtime was loaded").doesNotContain("WARNING");
+    if (runtimeMajor(image) >= 23) {
+      assertThat(image.resolve("bin/cortex"))
+          .content()
+          .contains("unsafe_access=\"--sun-misc-unsafe-memory-access=allow\"");
+      assertThat(image.resolve("bin/cortex.cmd"))
+          .content()
+          .contains("set _cortex_unsafe=--sun-misc-unsafe-memory-access=allow\r\n");
+    }
+  }
+
+  @Test
+  void runtimeImage_startedThroughASymbolicLink_findsItsRuntime() throws Exception {
+    Path image = unpackImage("image-link");
+    Path links = Files.createDirectories(dir.resolve("link-bin"));
+    Path link = Files.createSymbolicLink(links.resolve("cortex"), image.resolve("bin/cortex"));
+    Path tools = Files.createDirectories(dir.resolve("link-tools"));
+    Files.copy(which("readlink"), tools.resolve("readlink"), StandardCopyOption.COPY_ATTRIBUTES);
+    Map<String, String> env = noJavaEnv("link");
+    env.put("PATH", tools.toString());
+
+    assertThat(runLauncher(link, env).stdout().strip()).isEqualTo("cortex " + version);
+  }
+
+  @Test
+  void bundle_unpackedAsAHostDoes_startsTheManifestsCommand() throws Exception {
+    Path unpacked = Files.createDirectories(dir.resolve("bundle"));
+    Path bundle = artefact(".mcpb");
+    exec(List.of("unzip", "-q", bundle.toString(), "-d", unpacked.toString()));
+    JsonNode manifest = TestJson.JSON.readTree(unpacked.resolve("manifest.json").toFile());
+
+    assertThat(manifest.path("manifest_version").asString()).isEqualTo("0.3");
+    assertThat(manifest.path("name").asString()).isEqualTo("cortex");
+    assertThat(manifest.path("version").asString()).isEqualTo(version);
+    assertThat(manifest.path("author").path("name").asString()).isNotBlank();
+    JsonNode server = manifest.path("server");
+    assertThat(server.path("type").asString()).isEqualTo("binary");
+    assertThat(Files.isExecutable(unpacked.resolve(server.path("entry_point").asString())))
+        .isTrue();
+    List<String> command = new ArrayList<>();
+    command.add(server.path("mcp_config").path("command").asString());
+    server.path("mcp_config").path("args").forEach(arg -> command.add(arg.asString()));
+    command.replaceAll(part -> part.replace("${__dirname}", unpacked.toString()));
+    assertServes(command, noJavaEnv("bundle"));
+  }
+
+  @Test
+  void serverJson_namesTheBundleByItsDownloadAddressAndHash() throws Exception {
+    JsonNode entry = TestJson.JSON.readTree(out.resolve("server.json").toFile());
+    String bundle = artefact(".mcpb").getFileName().toString();
+
+    assertThat(entry.path("$schema").asString())
+        .isEqualTo("https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json");
+    assertThat(entry.path("name").asString())
+        .isEqualTo("io.github.example-owner/cortex")
+        .matches("^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$");
+    assertThat(entry.path("description").asString()).hasSizeBetween(1, 100);
+    assertThat(entry.path("version").asString()).isEqualTo(version);
+    assertThat(entry.path("repository").path("url").asString())
+        .isEqualTo("https://github.com/" + REPOSITORY);
+    JsonNode pkg = entry.path("packages").get(0);
+    assertThat(pkg.path("registryType").asString()).isEqualTo("mcpb");
+    assertThat(pkg.path("identifier").asString())
+        .isEqualTo(
+            "https://github.com/" + REPOSITORY + "/releases/download/v" + version + "/" + bundle);
+    assertThat(pkg.path("fileSha256").asString()).isEqualTo(sha256(out.resolve(bundle)));
+    assertThat(pkg.path("transport").path("type").asString()).isEqualTo("stdio");
+  }
+
+  @Test
+  void jbangCatalog_aliasRunsThisJarAsJbangLaunchesIt() throws Exception {
+    JsonNode alias =
+        TestJson.JSON
+            .readTree(out.resolve("jbang-catalog.json").toFile())
+            .path("aliases")
+            .path("cortex");
+
+    assertThat(alias.path("script-ref").asString())
+        .isEqualTo(
+            "https://github.com/" + REPOSITORY + "/releases/download/v" + version + "/cortex.jar");
+    assertThat(alias.path("java").asString()).isEqualTo("17+");
+    // JBang runs a jar's main class on its class path, with the alias's Java options.
+    List<String> command = new ArrayList<>(List.of(CortexProcess.java()));
+    alias.path("java-options").forEach(option -> command.add(option.asString()));
+    command.addAll(
+        List.of("-classpath", out.resolve("cortex.jar").toString(), "dev.cortex.cli.Main", "mcp"));
+    assertServes(command, noJavaEnv("jbang"));
+  }
+
+  @Test
+  void sha256Sums_listEveryArtefactWithItsHash() throws Exception {
+    List<String> lines = Files.readAllLines(out.resolve("SHA256SUMS"));
+
+    assertThat(lines).hasSize(5);
+    for (String line : lines) {
+      String[] parts = line.split("  ", 2);
+      assertThat(sha256(out.resolve(parts[1]))).as(parts[1]).isEqualTo(parts[0]);
+    }
+  }
+
+  /**
+   * Starts {@code command}, checks initialize and a tools/call, and returns the executable that
+   * served them.
+   */
+  private static String assertServes(List<String> command, Map<String, String> env)
+      throws IOException {
+    try (RawStdio mcp = RawStdio.spawn(command, env)) {
+      mcp.initialize("{}");
+      mcp.call(2, "cortex_health", "{}");
+      JsonNode health = mcp.until("", 2);
+      assertThat(health.path("result").path("isError").asBoolean(true))
+          .as("health: %s; stderr: %s", health, mcp.stderr())
+          .isFalse();
+      assertThat(health.path("result").path("structuredContent").path("version").asString())
+          .isEqualTo(version);
+      return mcp.process.info().command().orElse("");
+    }
+  }
+
+  /** An environment with nothing inherited: no PATH entry holds a java, no JAVA_HOME. */
+  private static Map<String, String> noJavaEnv(String name) throws IOException {
+    Path home = Files.createDirectories(dir.resolve("homes").resolve(name));
+    Path empty = Files.createDirectories(dir.resolve("empty-path"));
+    Map<String, String> env = new HashMap<>();
+    env.put("PATH", empty.toString());
+    env.put("HOME", home.toString());
+    env.put("CORTEX_HOME", home.resolve("cortex").toString());
+    env.put("TZ", "UTC");
+    return env;
+  }
+
+  private static Path unpackImage(String name) throws Exception {
+    Path target = Files.createDirectories(dir.resolve(name));
+    Path archive = artefact(".tar.gz");
+    exec(List.of("tar", "-xzf", archive.toString(), "-C", target.toString()));
+    Path image = target.resolve("cortex-" + version);
+    assertThat(image.resolve("bin/java")).isExecutable();
+    return image;
+  }
+
+  /** The one artefact of this version whose name ends with {@code suffix}, for this platform. */
+  private static Path artefact(String suffix) throws IOException {
+    try (var files = Files.list(out)) {
+      List<Path> found =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("cortex-" + version + "-"))
+              .filter(f -> f.getFileName().toString().endsWith(suffix))
+              .toList();
+      assertThat(found).as("artefacts ending %s in %s", suffix, out).hasSize(1);
+      return found.get(0);
+    }
+  }
+
+  private static CortexProcess.Finished runLauncher(Path launcher, Map<String, String> env)
+      throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "--version");
+    builder.environment().clear();
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    process.getOutputStream().close();
+    String stdout = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    int code = process.waitFor();
+    assertThat(code).as("%s --version: %s", launcher, stderr).isZero();
+    return new CortexProcess.Finished(code, stdout, stderr);
+  }
+
+  private static int runtimeMajor(Path image) throws IOException {
+    for (String line : Files.readAllLines(image.resolve("release"))) {
+      if (line.startsWith("JAVA_VERSION=\"")) {
+        String value = line.substring("JAVA_VERSION=\"".length());
+        return Integer.parseInt(value.split("[.\"]", 2)[0]);
+      }
+    }
+    throw new AssertionError("no JAVA_VERSION in the image's release file");
+  }
+
+  private static void exec(List<String> command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as("%s: %s", command, output).isZero();
+  }
+
+  private static Path which(String tool) {
+    for (String entry : System.getenv().getOrDefault("PATH", "").split(":")) {
+      Path candidate = Path.of(entry, tool);
+      if (Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    throw new AssertionError(tool + " is not on the PATH");
+  }
+
+  private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
+    MessageDigest digest = MessageDigest.getInstance("SHA-256");
+    try (var in = Files.newInputStream(file)) {
+      byte[] buffer = new byte[1 << 16];
+      for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+        digest.update(buffer, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  private static Path root() {
+    return Checkout.root();
+  }
+
+  private static boolean inCi() {
+    return "true".equalsIgnoreCase(System.getenv("CI"));
+  }
+}
