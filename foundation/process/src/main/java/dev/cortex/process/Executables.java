@@ -6,16 +6,37 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Finds the file a command names, as {@code execvp} would with the run's own environment (the JDK
  * searches its own {@code PATH}): a name with a separator from the working directory, a bare name
- * on {@code PATH}. Failures read as the JDK's do ({@code error=2}, {@code error=13}).
+ * on {@code PATH}. Failures read as the JDK's do ({@code error=2}, {@code error=13}). This is the
+ * one {@code PATH} lookup of Cortex.
  */
-final class Executables {
+public final class Executables {
   private Executables() {}
 
-  static String resolve(String program, Map<String, String> environment, Path directory)
+  /**
+   * The executable {@code program} names in {@code environment}'s {@code PATH} (or, with a
+   * separator, relative to {@code directory}; null: the working directory), if there is one.
+   */
+  public static Optional<Path> find(
+      String program, Map<String, String> environment, Path directory) {
+    try {
+      return Optional.of(Path.of(resolve(program, environment, directory)));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The absolute path of the executable {@code program} names.
+   *
+   * @throws IOException reading as the JDK's own failure to start a program: {@code error=2} when
+   *     there is no such file, {@code error=13} when it is not executable
+   */
+  public static String resolve(String program, Map<String, String> environment, Path directory)
       throws IOException {
     try {
       if (program.contains("/")) {

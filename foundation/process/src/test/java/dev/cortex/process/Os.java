@@ -1,12 +1,9 @@
 package dev.cortex.process;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /** What the tests ask of the operating system. */
 final class Os {
@@ -25,14 +22,6 @@ final class Os {
   }
 
   /** Polls {@code condition} until it holds, failing after {@link #LIMIT}. */
-  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("still waiting: %s", what).isLessThan(deadline);
-      Thread.sleep(10);
-    }
-  }
-
   static boolean linux() {
     return Files.isDirectory(Path.of("/proc/self"));
   }

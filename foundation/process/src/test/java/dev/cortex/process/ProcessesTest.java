@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cortex.testing.Eventually;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +79,7 @@ class ProcessesTest {
                 heard.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));
     cat.stdin().write("ping\n".getBytes(StandardCharsets.UTF_8));
     cat.stdin().flush();
-    Os.eventually("cat echoes", () -> String.join("", heard).equals("ping\n"));
+    Eventually.until("cat echoes", Os.LIMIT, () -> String.join("", heard).equals("ping\n"));
     cat.stdin().close();
 
     assertThat(cat.await().exitCode()).isZero();
@@ -135,8 +136,9 @@ class ProcessesTest {
         Processes.start(
             ProcessSpec.builder(List.of("sleep", "300"), Os.env()).build(), OutputListener.NONE);
     try {
-      Os.eventually(
+      Eventually.until(
           "sleep has its own session",
+          Os.LIMIT,
           () ->
               ProcessTable.read(sleep.pid())
                   .map(e -> e.group() == sleep.pid() && e.session() == sleep.pid())
@@ -154,7 +156,7 @@ class ProcessesTest {
     ProcessResult result = run(sh("sleep 300 & echo $!").build());
     long orphan = Long.parseLong(result.stdout().text(StandardCharsets.UTF_8).strip());
 
-    Os.eventually("the background sleep ended", () -> !Os.running(orphan));
+    Eventually.until("the background sleep ended", Os.LIMIT, () -> !Os.running(orphan));
   }
 
   @Test
@@ -169,7 +171,7 @@ class ProcessesTest {
     long child = Long.parseLong(result.get().stdout().text(StandardCharsets.UTF_8).strip());
     assertThat(Os.running(child)).isTrue();
     assertThat(Processes.endGroup(shell.groupId(), shell.startedAt())).isEqualTo(1);
-    Os.eventually("the recorded group's survivor ended", () -> !Os.running(child));
+    Eventually.until("the recorded group's survivor ended", Os.LIMIT, () -> !Os.running(child));
   }
 
   @Test
@@ -184,7 +186,7 @@ class ProcessesTest {
     assertThat(result.timedOut()).isTrue();
     assertThat(result.exitCode()).isEqualTo(ProcessResult.TIMEOUT_EXIT_CODE);
     long child = Long.parseLong(result.stdout().text(StandardCharsets.UTF_8).strip());
-    Os.eventually("the background sleep ended", () -> !Os.running(child));
+    Eventually.until("the background sleep ended", Os.LIMIT, () -> !Os.running(child));
     assertThat(Os.running(shell.pid())).isFalse();
   }
 
@@ -197,7 +199,7 @@ class ProcessesTest {
             (stream, bytes, offset, length) ->
                 pids.updateAndGet(
                     p -> p + new String(bytes, offset, length, StandardCharsets.UTF_8)));
-    Os.eventually("both children reported", () -> pids.get().lines().count() == 2);
+    Eventually.until("both children reported", Os.LIMIT, () -> pids.get().lines().count() == 2);
 
     shell.terminate();
     shell.terminate();
@@ -218,7 +220,7 @@ class ProcessesTest {
             (stream, bytes, offset, length) ->
                 pid.updateAndGet(
                     p -> p + new String(bytes, offset, length, StandardCharsets.UTF_8)));
-    Os.eventually("the child reported", () -> pid.get().endsWith("\n"));
+    Eventually.until("the child reported", Os.LIMIT, () -> pid.get().endsWith("\n"));
 
     shell.terminate();
 
@@ -242,7 +244,7 @@ class ProcessesTest {
               }
             });
     waiter.start();
-    Os.eventually("the waiter waits", () -> waiter.getState() == Thread.State.WAITING);
+    Eventually.until("the waiter waits", Os.LIMIT, () -> waiter.getState() == Thread.State.WAITING);
 
     waiter.interrupt();
     waiter.join();
@@ -301,7 +303,8 @@ class ProcessesTest {
       long sleep = child.reportedPid();
       child.awaitLine("exiting");
       assertThat(child.process.waitFor()).isZero();
-      Os.eventually("the exited JVM's background sleep ended", () -> !Os.running(sleep));
+      Eventually.until(
+          "the exited JVM's background sleep ended", Os.LIMIT, () -> !Os.running(sleep));
     }
   }
 
@@ -312,7 +315,8 @@ class ProcessesTest {
       child.awaitLine("hanging");
       child.process.destroyForcibly();
       child.process.waitFor();
-      Os.eventually("the killed JVM's background sleep ended", () -> !Os.running(sleep));
+      Eventually.until(
+          "the killed JVM's background sleep ended", Os.LIMIT, () -> !Os.running(sleep));
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.cortex.workflows.activity;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.Json;
+import dev.cortex.testing.Eventually;
 import dev.cortex.workflows.Jq;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.Step;
@@ -117,7 +118,7 @@ final class ActivityTestInputs {
             },
             "attempt");
     attempt.start();
-    await(started);
+    Eventually.until("the activity started", DEADLINE, started::getAsBoolean);
     attempt.interrupt();
     attempt.join(DEADLINE.toMillis());
     if (attempt.isAlive()) {
@@ -127,13 +128,4 @@ final class ActivityTestInputs {
   }
 
   /** Polls {@code condition} until it holds, failing after the deadline. */
-  static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within " + DEADLINE);
-      }
-      Thread.sleep(20);
-    }
-  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.Json;
+import dev.cortex.testing.Eventually;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.ServerSpec;
 import dev.cortex.workflows.Step;
@@ -21,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +82,10 @@ class McpActivityTest {
   void run_serverStderr_goesToTheServerLogNotStdout() throws Exception {
     activity.run(input(Map.of("server", "srv", "tool", "echo")));
 
-    await(() -> serverLog.toString(StandardCharsets.UTF_8).contains("test server starting"));
+    Eventually.until(
+        "the test server's state",
+        DEADLINE,
+        () -> serverLog.toString(StandardCharsets.UTF_8).contains("test server starting"));
     assertThat(serverLog.toString(StandardCharsets.UTF_8))
         .contains("[mcp srv] test server starting");
   }
@@ -186,7 +189,10 @@ class McpActivityTest {
 
     scope.close();
 
-    await(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+    Eventually.until(
+        "the test server's state",
+        DEADLINE,
+        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
   }
 
   @Test
@@ -274,14 +280,17 @@ class McpActivityTest {
               }
             });
     runner.start();
-    await(() -> Files.exists(started));
+    Eventually.until("the test server's state", DEADLINE, () -> Files.exists(started));
 
     runner.interrupt();
     runner.join(DEADLINE.toMillis());
 
     assertThat(runner.isAlive()).isFalse();
     assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
-    await(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+    Eventually.until(
+        "the test server's state",
+        DEADLINE,
+        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
   }
 
   @Test
@@ -382,15 +391,5 @@ class McpActivityTest {
 
   private static Manifest manifest(Map<String, ServerSpec> servers, Step step) {
     return new Manifest("t", "1", null, null, List.of("mcp:srv"), servers, List.of(step));
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within " + DEADLINE);
-      }
-      Thread.sleep(20);
-    }
   }
 }

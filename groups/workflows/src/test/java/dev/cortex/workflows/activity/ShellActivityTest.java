@@ -7,6 +7,7 @@ import static dev.cortex.workflows.activity.ActivityTestInputs.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.Json;
+import dev.cortex.testing.Eventually;
 import dev.cortex.workflows.Step;
 import dev.cortex.workflows.StepKind;
 import java.io.IOException;
@@ -235,7 +236,7 @@ class ShellActivityTest {
         shell.run(input(with(Map.of("script", "sleep 300 >/dev/null 2>&1 & echo $!"))));
 
     long child = Long.parseLong(result.output().get("stdout").asString().strip());
-    ActivityTestInputs.await(() -> gone(child));
+    Eventually.until("the process ended", ActivityTestInputs.DEADLINE, () -> gone(child));
   }
 
   @Test
@@ -258,7 +259,10 @@ class ShellActivityTest {
 
     assertThat(thrown).isInstanceOf(InterruptedException.class);
     for (String pid : Files.readAllLines(pids)) {
-      ActivityTestInputs.await(() -> gone(Long.parseLong(pid.strip())));
+      Eventually.until(
+          "the process ended",
+          ActivityTestInputs.DEADLINE,
+          () -> gone(Long.parseLong(pid.strip())));
     }
   }
 

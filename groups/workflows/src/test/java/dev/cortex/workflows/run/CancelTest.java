@@ -10,6 +10,7 @@ import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
 import dev.cortex.process.RunningProcess;
 import dev.cortex.storage.Database;
+import dev.cortex.testing.Eventually;
 import dev.cortex.workflows.Manifest;
 import dev.cortex.workflows.ManifestLoader;
 import dev.cortex.workflows.activity.Activities;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,7 +92,8 @@ class CancelTest {
   void cancel_duringAStep_endsItsTree_startsNoLaterStep_andTheTraceSaysWhoAndWhen()
       throws Exception {
     RunHandle handle = engine.start(twoSteps(), RunListener.NONE);
-    eventually("the step reported its processes", () -> Files.exists(dir.resolve("leader")));
+    Eventually.until(
+        "the step reported its processes", LIMIT, () -> Files.exists(dir.resolve("leader")));
     long leader = pid("leader");
     long child = pid("child");
 
@@ -123,7 +124,8 @@ class CancelTest {
   @Test
   void cancel_askedThroughTheRunsRow_asAnotherProcessWould_stopsTheRun() throws Exception {
     RunHandle handle = engine.start(twoSteps(), RunListener.NONE);
-    eventually("the step reported its processes", () -> Files.exists(dir.resolve("leader")));
+    Eventually.until(
+        "the step reported its processes", LIMIT, () -> Files.exists(dir.resolve("leader")));
     long child = pid("child");
 
     assertThat(store.requestCancel(handle.runId(), new RunCancellation("elsewhere", "now", null)))
@@ -165,7 +167,7 @@ class CancelTest {
 
     engine.cancel(begun.runId(), new RunCancellation("a person", "2026-12-01T11:00:00Z", null));
 
-    eventually("the survivor ended", () -> !running(survivor.pid()));
+    Eventually.until("the survivor ended", LIMIT, () -> !running(survivor.pid()));
     RunRecord run = store.load(begun.runId()).orElseThrow().record();
     assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
     assertThat(run.step("work").orElseThrow().status()).isEqualTo(StepStatus.CANCELLED);
@@ -240,14 +242,6 @@ class CancelTest {
       return !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("still waiting: %s", what).isLessThan(deadline);
-      Thread.sleep(20);
     }
   }
 }

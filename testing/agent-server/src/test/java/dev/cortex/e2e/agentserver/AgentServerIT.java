@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.TestJson;
 import java.io.IOException;
 import java.net.Socket;
@@ -304,7 +305,7 @@ class AgentServerIT {
                 throw new CompletionException(e);
               }
             });
-    AgentServer.await(() -> runningOn(server, device) == 1, "the command to run");
+    Eventually.until("the command to run", AgentServer.LIMIT, () -> runningOn(server, device) == 1);
     return pending;
   }
 
@@ -366,9 +367,10 @@ class AgentServerIT {
           AgentServer.Device.start(
               server, "box2", otherHome, Map.of("CORTEX_CLIENT_TOKEN", "shared-token-0123456789"));
 
-      AgentServer.await(
-          () -> second.stderr.toString().contains("already connected"),
-          "the duplicate to be refused");
+      Eventually.until(
+          "the duplicate to be refused",
+          AgentServer.LIMIT,
+          () -> second.stderr.toString().contains("already connected"));
       second.close();
       assertThat(server.online("box2")).isTrue();
     }
@@ -493,9 +495,10 @@ class AgentServerIT {
           .contains("up:");
     } finally {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
-      AgentServer.await(
-          () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true),
-          "the detached server to stop");
+      Eventually.until(
+          "the detached server to stop",
+          AgentServer.LIMIT,
+          () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
     }
   }
 
@@ -510,7 +513,10 @@ class AgentServerIT {
       AgentServer.Device box2 =
           AgentServer.Device.start(
               server, "box2", otherHome, Map.of("CORTEX_CLIENT_TOKEN", shared));
-      AgentServer.await(() -> box2.stderr.toString().contains("HTTP 403"), "box2 to be refused");
+      Eventually.until(
+          "box2 to be refused",
+          AgentServer.LIMIT,
+          () -> box2.stderr.toString().contains("HTTP 403"));
 
       Files.writeString(
           home.resolve("machines.json"), "{\"machines\": {\"box2\": {\"platform\": \"linux\"}}}");
@@ -519,9 +525,10 @@ class AgentServerIT {
       server.awaitOnline("box1", false);
       Files.writeString(
           home.resolve("machines.json"), "{\"machines\": {\"box2\": {\"colour\": 1}}}");
-      AgentServer.await(
-          () -> server.stderr.toString().contains("unknown key 'colour'"),
-          "the bad edit to be reported");
+      Eventually.until(
+          "the bad edit to be reported",
+          AgentServer.LIMIT,
+          () -> server.stderr.toString().contains("unknown key 'colour'"));
       assertThat(server.online("box2")).as("the last good registry stays in force").isTrue();
       box2.close();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.RawStdio;
@@ -141,9 +142,10 @@ class RemoteToolsIT {
     assertThat(result.structured().path("output").path("text").asString()).contains("started");
     assertThat(result.structured().path("note").asString()).contains("Timed out after 2 s");
     long child = Long.parseLong(Files.readString(pids).strip());
-    AgentServer.await(
-        () -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true),
-        "the backgrounded child to end");
+    Eventually.until(
+        "the backgrounded child to end",
+        AgentServer.LIMIT,
+        () -> ProcessHandle.of(child).map(p -> !p.isAlive()).orElse(true));
   }
 
   @Test
@@ -161,19 +163,22 @@ class RemoteToolsIT {
               + "; echo $$ > "
               + leader
               + "; sleep 300\"}");
-      AgentServer.await(
-          () -> Files.isRegularFile(leader) && Files.isRegularFile(child), "the command to start");
+      Eventually.until(
+          "the command to start",
+          AgentServer.LIMIT,
+          () -> Files.isRegularFile(leader) && Files.isRegularFile(child));
       long leaderPid = Long.parseLong(Files.readString(leader).strip());
       long childPid = Long.parseLong(Files.readString(child).strip());
 
       raw.send(
           "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7,\"reason\":\"user pressed stop\"}}");
 
-      AgentServer.await(
+      Eventually.until(
+          "the command and its child to end",
+          AgentServer.LIMIT,
           () ->
               !ProcessHandle.of(leaderPid).map(ProcessHandle::isAlive).orElse(false)
-                  && !ProcessHandle.of(childPid).map(ProcessHandle::isAlive).orElse(false),
-          "the command and its child to end");
+                  && !ProcessHandle.of(childPid).map(ProcessHandle::isAlive).orElse(false));
       raw.call(8, "current_time", "{}");
       JsonNode next = raw.next();
       assertThat(next.path("id").asInt())
@@ -228,7 +233,9 @@ class RemoteToolsIT {
     String id = started.structured().path("job").path("id").asString();
     assertThat(id).matches("[0-9]{8}-[0-9]{6}-[0-9a-f]{6}");
 
-    AgentServer.await(
+    Eventually.until(
+        "the job to exit",
+        AgentServer.LIMIT,
         () ->
             call("remote_job", Map.of("device", "box1", "job_id", id))
                 .structured()
@@ -236,8 +243,7 @@ class RemoteToolsIT {
                 .get(0)
                 .path("state")
                 .asString()
-                .equals("exited"),
-        "the job to exit");
+                .equals("exited"));
     JsonNode job = call("remote_job", Map.of("device", "box1", "job_id", id)).structured();
     Outcome output = call("remote_job", Map.of("device", "box1", "job_id", id, "action", "output"));
     Outcome listed = call("remote_job", Map.of("device", "box1"));
@@ -264,8 +270,10 @@ class RemoteToolsIT {
 
     assertThat(killed.path("jobs").get(0).path("state").asString()).isEqualTo("killed");
     long pid = killed.path("jobs").get(0).path("pid").asLong();
-    AgentServer.await(
-        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true), "the job to end");
+    Eventually.until(
+        "the job to end",
+        AgentServer.LIMIT,
+        () -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
   }
 
   @Test

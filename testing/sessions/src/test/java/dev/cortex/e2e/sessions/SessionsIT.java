@@ -9,6 +9,7 @@ import dev.cortex.testing.AgentPrograms;
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CliRun;
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.ScriptedAgent;
 import dev.cortex.testing.SessionApi;
@@ -475,7 +476,7 @@ class SessionsIT {
     assertThat(api.show(id).path("running_execution").asString())
         .isEqualTo(first.path("execution_id").asString());
     programs.release("queue-release");
-    AgentServer.await(() -> turns(id) == 2, "the second turn");
+    Eventually.until("the second turn", AgentServer.LIMIT, () -> turns(id) == 2);
     api.awaitIdle(id);
     List<String> turns = programs.turns(id);
     assertThat(turns).hasSize(2);
@@ -567,7 +568,8 @@ class SessionsIT {
 
   static void awaitEnded(long[] pids) {
     for (long pid : pids) {
-      AgentServer.await(() -> !AgentPrograms.alive(pid), "process " + pid + " ended");
+      Eventually.until(
+          "process " + pid + " ended", AgentServer.LIMIT, () -> !AgentPrograms.alive(pid));
     }
   }
 
@@ -895,10 +897,11 @@ class SessionsIT {
 
       other.process.destroyForcibly().waitFor();
       // The dead server's groups are ended by its watcher, not left behind.
-      AgentServer.await(() -> !AgentPrograms.alive(program), "the killed server's turn ended");
+      Eventually.until(
+          "the killed server's turn ended", AgentServer.LIMIT, () -> !AgentPrograms.alive(program));
       other.start();
 
-      AgentServer.await(() -> turns(id) == 2, "the waiting message's turn");
+      Eventually.until("the waiting message's turn", AgentServer.LIMIT, () -> turns(id) == 2);
       otherApi.awaitIdle(id);
       assertThat(TestJson.JSON.readTree(programs.turns(id).get(1)).path("prompt").asString())
           .isEqualTo("after the kill");
@@ -1117,14 +1120,14 @@ class SessionsIT {
   @Order(99)
   void hungProgram_isStoppedAtMaxTurn_withItsWholeGroup_andTheTurnFails() throws Exception {
     JsonNode[] record = new JsonNode[1];
-    SessionApi.await(
+    Eventually.untilQuietly(
+        "the hung turn to reach max_turn",
+        Duration.ofMinutes(3),
         () -> {
           List<JsonNode> executions = api.executionsOf(hungId);
           record[0] = executions.isEmpty() ? null : executions.get(0);
           return record[0] != null && !record[0].path("status").asString().equals("running");
-        },
-        Duration.ofMinutes(3),
-        "the hung turn to reach max_turn");
+        });
 
     assertThat(record[0].path("status").asString()).isEqualTo("failed");
     assertThat(record[0].path("error").asString())

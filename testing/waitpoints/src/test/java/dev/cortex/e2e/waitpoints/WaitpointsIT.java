@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.TestJson;
@@ -156,15 +157,16 @@ class WaitpointsIT {
   }
 
   static List<String> awaitWakes(String sessionId, int count) {
-    AgentServer.await(
+    Eventually.until(
+        count + " wake(s) of " + sessionId,
+        AgentServer.LIMIT,
         () -> {
           try {
             return wakes(sessionId).size() >= count;
           } catch (Exception e) {
             return false;
           }
-        },
-        count + " wake(s) of " + sessionId);
+        });
     try {
       return wakes(sessionId);
     } catch (Exception e) {
@@ -174,7 +176,9 @@ class WaitpointsIT {
 
   /** Waits until the session's turn (if any) has ended. */
   static void awaitIdle(String sessionId) {
-    AgentServer.await(
+    Eventually.until(
+        sessionId + " idle",
+        AgentServer.LIMIT,
         () -> {
           try {
             return api("show", Map.of("session", sessionId))
@@ -184,8 +188,7 @@ class WaitpointsIT {
           } catch (Exception e) {
             return false;
           }
-        },
-        sessionId + " idle");
+        });
   }
 
   static CortexProcess.Finished signal(Path cortexHome, String... args) throws Exception {
@@ -336,12 +339,15 @@ class WaitpointsIT {
         .contains("fired: fail")
         .contains("disk full")
         .contains("\"via\" : \"spool\"");
-    AgentServer.await(() -> !Files.exists(spool.resolve("job-17.json")), "the file taken");
+    Eventually.until(
+        "the file taken", AgentServer.LIMIT, () -> !Files.exists(spool.resolve("job-17.json")));
 
     // A malformed file is moved aside with the reason, not retried.
     Files.writeString(spool.resolve("broken.json"), "{not json");
-    AgentServer.await(
-        () -> Files.exists(spool.resolve("rejected/broken.json.reason")), "the file moved aside");
+    Eventually.until(
+        "the file moved aside",
+        AgentServer.LIMIT,
+        () -> Files.exists(spool.resolve("rejected/broken.json.reason")));
     assertThat(Files.readString(spool.resolve("rejected/broken.json.reason"))).contains("not JSON");
 
     awaitIdle(session.id());
@@ -360,15 +366,16 @@ class WaitpointsIT {
     }
     List<String> wakes = awaitWakes(session.id(), 2);
     assertThat(wakes.get(1)).contains("\"while down\"").contains("late news");
-    AgentServer.await(
+    Eventually.until(
+        "the spool emptied",
+        AgentServer.LIMIT,
         () -> {
           try (Stream<Path> files = Files.list(spool)) {
             return files.noneMatch(f -> f.toString().endsWith(".json"));
           } catch (IOException e) {
             return false;
           }
-        },
-        "the spool emptied");
+        });
     awaitIdle(session.id());
     assertThat(wakes(session.id())).hasSize(2);
   }
@@ -415,15 +422,16 @@ class WaitpointsIT {
     assertThat(awaitWakes(session.id(), 2).get(1))
         .contains("\"box1 offline\"")
         .contains("fired: ok");
-    AgentServer.await(
+    Eventually.until(
+        "the device's spool emptied",
+        AgentServer.LIMIT,
         () -> {
           try (Stream<Path> files = Files.list(deviceHome.resolve("spool"))) {
             return files.noneMatch(f -> f.toString().endsWith(".json"));
           } catch (IOException e) {
             return false;
           }
-        },
-        "the device's spool emptied");
+        });
   }
 
   /** box1's client, connected (enrolled the first time). */
@@ -507,7 +515,7 @@ class WaitpointsIT {
     server.awaitOnline("box1", false);
     Files.writeString(gate, "go");
     Path exit = deviceHome.resolve("jobs/box1").resolve(jobId).resolve("exit");
-    AgentServer.await(() -> Files.exists(exit), "the job to end");
+    Eventually.until("the job to end", AgentServer.LIMIT, () -> Files.exists(exit));
     awaitIdle(session.id());
     assertThat(wakes(session.id())).hasSize(1);
     device();

@@ -5,6 +5,7 @@ import static dev.cortex.testing.WorkflowServer.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.FakeZenity;
 import dev.cortex.testing.JsonRpcLines;
 import dev.cortex.testing.RawStdio;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -61,7 +61,7 @@ class RunStopIT {
 
   /** The pids the step reported, once it has. */
   private List<Long> pids() throws Exception {
-    eventually("the step reported its pids", () -> Files.exists(work.resolve("pids")));
+    Eventually.until("the step reported its pids", LIMIT, () -> Files.exists(work.resolve("pids")));
     List<Long> pids = new ArrayList<>();
     for (String pid : Files.readString(work.resolve("pids")).strip().split(" ")) {
       pids.add(Long.parseLong(pid));
@@ -205,7 +205,7 @@ class RunStopIT {
       assertThat(trace.path("status").asString()).isEqualTo("succeeded");
       long child =
           Long.parseLong(step(trace, "spawn").path("output").path("stdout").asString().strip());
-      eventually("the step's background child ended", () -> !running(child));
+      Eventually.until("the step's background child ended", LIMIT, () -> !running(child));
     }
   }
 
@@ -223,7 +223,8 @@ class RunStopIT {
       wire.process.waitFor();
 
       for (long pid : pids) {
-        eventually("process " + pid + " of the killed server's step ended", () -> !running(pid));
+        Eventually.until(
+            "process " + pid + " of the killed server's step ended", LIMIT, () -> !running(pid));
       }
     }
   }
@@ -261,11 +262,13 @@ class RunStopIT {
               .path("structuredContent")
               .path("run_id")
               .asString();
-      eventually("the first attempt started", () -> lines(log).size() == 1);
+      Eventually.until("the first attempt started", LIMIT, () -> lines(log).size() == 1);
       first = Long.parseLong(lines(log).get(0).split(" ")[1]);
       String run = runId;
-      eventually(
-          "the first attempt's group is recorded with the run", () -> recordedGroups(run) == 1);
+      Eventually.until(
+          "the first attempt's group is recorded with the run",
+          LIMIT,
+          () -> recordedGroups(run) == 1);
       // Kill the server and the watch it keeps over its process groups: only the group recorded
       // with the run is left to stop the first attempt.
       List<ProcessHandle> watch =
@@ -342,14 +345,6 @@ class RunStopIT {
       return !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("still waiting: %s", what).isLessThan(deadline);
-      Thread.sleep(20);
     }
   }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.FakeZenity;
 import dev.cortex.testing.JsonRpcLines;
 import dev.cortex.testing.RawStdio;
@@ -240,7 +241,8 @@ class WorkflowTemporalIT {
       String runId = started.stdout().strip();
       assertThat(started.stderr()).contains("started on temporal");
 
-      awaitTrue(() -> Files.exists(marker), "the slow step started on the first worker");
+      Eventually.until(
+          "the slow step started on the first worker", LIMIT, () -> Files.exists(marker));
       first.kill();
       try (WorkerProcess second = WorkerProcess.start(env)) {
         Path trace = crashHome.resolve("runs").resolve(runId + ".json");
@@ -279,9 +281,10 @@ class WorkflowTemporalIT {
     try (WorkerProcess own = WorkerProcess.start(env)) {
       CortexProcess.Finished run = CortexProcess.run(env, "run", manifest, "--yes", "--json");
       assertThat(run.exitCode()).as(run.stderr()).isEqualTo(1);
-      awaitTrue(
-          () -> own.stderr.toString().contains("attempt 1 failed"),
-          "the worker logged the attempt");
+      Eventually.until(
+          "the worker logged the attempt",
+          LIMIT,
+          () -> own.stderr.toString().contains("attempt 1 failed"));
 
       String log = own.stderr.toString();
       assertThat(log)
@@ -439,22 +442,12 @@ class WorkflowTemporalIT {
         .contains("unreachable");
   }
 
-  interface Condition {
-    boolean holds() throws Exception;
-  }
-
-  static void awaitTrue(Condition condition, String what) throws Exception {
-    Instant deadline = Instant.now().plus(LIMIT);
-    while (!condition.holds()) {
-      assertThat(Instant.now()).as("waiting for: %s", what).isBefore(deadline);
-      Thread.sleep(50);
-    }
-  }
-
   /** Polls a trace file until {@code done} holds of it. */
   static JsonNode await(Path trace, Predicate<JsonNode> done, String what) throws Exception {
     JsonNode[] last = new JsonNode[1];
-    awaitTrue(
+    Eventually.until(
+        what,
+        LIMIT,
         () -> {
           if (!Files.exists(trace)) {
             return false;
@@ -465,8 +458,7 @@ class WorkflowTemporalIT {
             return false;
           }
           return done.test(last[0]);
-        },
-        what);
+        });
     return last[0];
   }
 
@@ -495,7 +487,8 @@ class WorkflowTemporalIT {
     CortexProcess.Finished started = CortexProcess.run(env, "run", manifest, "--detach");
     assertThat(started.exitCode()).as(started.stderr()).isZero();
     String runId = started.stdout().strip();
-    awaitTrue(() -> Files.exists(marks.resolve("pid")), "the step started on the worker");
+    Eventually.until(
+        "the step started on the worker", LIMIT, () -> Files.exists(marks.resolve("pid")));
     long child = Long.parseLong(Files.readString(marks.resolve("pid")).strip());
 
     CortexProcess.Finished cancel = CortexProcess.run(env, "runs", "cancel", runId, "--json");
@@ -508,7 +501,7 @@ class WorkflowTemporalIT {
         .startsWith("person through cortex runs cancel");
     assertThat(WorkflowServer.step(trace, "work").path("status").asString()).isEqualTo("cancelled");
     assertThat(WorkflowServer.step(trace, "after").path("status").asString()).isEqualTo("pending");
-    awaitTrue(() -> !RunStopIT.running(child), "the step's background child ended");
+    Eventually.until("the step's background child ended", LIMIT, () -> !RunStopIT.running(child));
     assertThat(marks.resolve("after")).doesNotExist();
   }
 
