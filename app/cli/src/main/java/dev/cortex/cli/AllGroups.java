@@ -50,7 +50,9 @@ final class AllGroups {
     Supplier<Database> database = services.database();
     GroupRegistry.Builder registry =
         GroupRegistry.builder()
-            .add(CoreGroup.DESCRIPTOR, () -> CoreGroup.create(services.home(), services.env()))
+            .add(
+                CoreGroup.DESCRIPTOR,
+                () -> CoreGroup.create(services.home(), services.agentServer()))
             .add(
                 ExtGroup.DESCRIPTOR,
                 () ->
@@ -58,8 +60,7 @@ final class AllGroups {
                         database,
                         () -> services.settings().get(Budgets.TABLE),
                         java.time.Clock.systemDefaultZone(),
-                        services.home(),
-                        services.env()));
+                        services.agentServer()));
     PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))

@@ -1,6 +1,7 @@
 package dev.cortex.cli;
 
 import dev.cortex.base.CortexHome;
+import dev.cortex.server.client.AgentServerClient;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Map;
@@ -20,6 +21,11 @@ record Io(InputStream in, PrintStream out, PrintStream err, Map<String, String> 
     Map<String, String> kept = new java.util.HashMap<>(env);
     kept.remove(name);
     return new Io(in, out, err, Map.copyOf(kept));
+  }
+
+  /** A client of the agent server this process's environment and home describe. */
+  AgentServerClient agentServer() {
+    return new AgentServerClient(env, home());
   }
 
   CortexHome home() {

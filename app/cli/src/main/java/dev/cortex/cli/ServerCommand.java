@@ -7,7 +7,6 @@ import dev.cortex.base.StartupException;
 import dev.cortex.mcp.compose.Composition;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.Webhook;
-import dev.cortex.server.client.AgentServerClient;
 import dev.cortex.server.daemon.Daemon;
 import dev.cortex.server.daemon.DeviceCredentials;
 import dev.cortex.server.daemon.DeviceSettings;
@@ -282,7 +281,7 @@ final class ServerCommand implements Callable<Integer> {
       boolean revoked = new DeviceCredentials(services.database(), Clock.systemUTC()).revoke(name);
       String dropped = "";
       try {
-        AgentServerClient.fromEnvironment(io.env(), io.home())
+        io.agentServer()
             .post(
                 Webhook.DEVICE_REVOKED,
                 new Webhook.DeviceRevoked(name),

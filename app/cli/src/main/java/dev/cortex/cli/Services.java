@@ -1,5 +1,6 @@
 package dev.cortex.cli;
 
+import dev.cortex.server.client.AgentServerClient;
 import dev.cortex.storage.Database;
 import dev.cortex.workflows.Workflows;
 import dev.cortex.workflows.consent.ConsentPolicy;
@@ -17,6 +18,7 @@ final class Services {
   private final Settings settings;
   private Workflows workflows;
   private ConsentPolicy consent;
+  private AgentServerClient agentServer;
 
   /**
    * @throws dev.cortex.base.StartupException when cortex.toml or a setting's variable is wrong
@@ -41,6 +43,14 @@ final class Services {
 
   Supplier<Database> database() {
     return database;
+  }
+
+  /** The one client of the agent server's webhook that this process's tools share. */
+  synchronized AgentServerClient agentServer() {
+    if (agentServer == null) {
+      agentServer = io.agentServer();
+    }
+    return agentServer;
   }
 
   /**

@@ -46,7 +46,7 @@ final class SessionsCommand implements Callable<Integer> {
 
   /** The webhook client of this home's server. */
   static AgentServerClient daemon(Io io) {
-    return AgentServerClient.fromEnvironment(io.env(), io.home());
+    return io.agentServer();
   }
 
   static JsonNode post(Io io, String route, Object body) {

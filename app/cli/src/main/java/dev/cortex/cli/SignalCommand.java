@@ -6,7 +6,6 @@ import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
 import dev.cortex.protocol.webhook.Webhook;
-import dev.cortex.server.client.AgentServerClient;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -230,7 +229,7 @@ final class SignalCommand implements Callable<Integer> {
     String base = url != null ? url : io.env(Signals.ENV_URL);
     if (base == null || base.isBlank()) {
       try {
-        base = "http://127.0.0.1:" + AgentServerClient.webhookPort(io.env(), io.home());
+        base = "http://127.0.0.1:" + io.agentServer().webhookPort();
       } catch (CodedException e) {
         throw new IllegalArgumentException(e.getMessage());
       }

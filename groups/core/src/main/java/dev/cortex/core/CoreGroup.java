@@ -4,8 +4,8 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.mcp.compose.CapabilityGroup;
 import dev.cortex.mcp.compose.GroupDescriptor;
 import dev.cortex.protocol.hub.Machines;
+import dev.cortex.server.client.AgentServerClient;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code core} group: remote machine operations, the clock and subagent delegation. Loaded by
@@ -26,11 +26,11 @@ public final class CoreGroup {
   private CoreGroup() {}
 
   /**
-   * The group for a server whose home is {@code home} and whose environment (webhook port and
-   * token) is {@code env}.
+   * The group for a server whose home is {@code home}, reaching devices through {@code
+   * agentServer}.
    */
-  public static CapabilityGroup create(CortexHome home, Map<String, String> env) {
-    Remote remote = new Remote(home, env);
+  public static CapabilityGroup create(CortexHome home, AgentServerClient agentServer) {
+    Remote remote = new Remote(agentServer);
     RemoteWrite write = new RemoteWrite(remote);
     RemoteSearch search = new RemoteSearch(remote);
     return DESCRIPTOR

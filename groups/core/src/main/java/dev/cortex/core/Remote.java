@@ -2,7 +2,6 @@ package dev.cortex.core;
 
 import dev.cortex.base.Cancellation;
 import dev.cortex.base.CodedException;
-import dev.cortex.base.CortexHome;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.mcp.tool.Schema;
 import dev.cortex.mcp.tool.ToolCall;
@@ -31,12 +30,10 @@ import tools.jackson.databind.JsonNode;
  * command's output as it arrives), and the AGENTS.md files a session has not been sent yet.
  */
 final class Remote {
-  private final CortexHome home;
-  private final Map<String, String> env;
+  private final AgentServerClient agentServer;
 
-  Remote(CortexHome home, Map<String, String> env) {
-    this.home = home;
-    this.env = Map.copyOf(env);
+  Remote(AgentServerClient agentServer) {
+    this.agentServer = agentServer;
   }
 
   /** The {@code device} parameter's schema. */
@@ -54,7 +51,7 @@ final class Remote {
    */
   <T> T run(
       ToolCall call, String device, Action action, Object params, Duration timeout, Class<T> type) {
-    AgentServerClient daemon = AgentServerClient.fromEnvironment(env, home);
+    AgentServerClient daemon = agentServer;
     String id = UUID.randomUUID().toString();
     Webhook.RemoteCommand command =
         new Webhook.RemoteCommand(
@@ -110,26 +107,20 @@ final class Remote {
             request.expiresInHours(),
             request.device());
     JsonNode created =
-        AgentServerClient.fromEnvironment(env, home)
-            .post(
-                Waits.CREATE,
-                mine,
-                Duration.ofSeconds(30),
-                call.context().cancellation(),
-                event -> {});
+        agentServer.post(
+            Waits.CREATE, mine, Duration.ofSeconds(30), call.context().cancellation(), event -> {});
     return WireJson.mapper().treeToValue(created, Waits.Created.class);
   }
 
   /** Cancels a waitpoint of the calling session, quietly: the job it was for did not start. */
   void cancelWaitpoint(ToolCall call, String id) {
     try {
-      AgentServerClient.fromEnvironment(env, home)
-          .post(
-              Waits.CANCEL,
-              new Waits.Cancel(call.context().session().sessionId(), id),
-              Duration.ofSeconds(10),
-              Cancellation.NONE,
-              event -> {});
+      agentServer.post(
+          Waits.CANCEL,
+          new Waits.Cancel(call.context().session().sessionId(), id),
+          Duration.ofSeconds(10),
+          Cancellation.NONE,
+          event -> {});
     } catch (RuntimeException e) {
       // it expires on its own
     }

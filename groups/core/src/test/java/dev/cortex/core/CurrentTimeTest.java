@@ -6,6 +6,7 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.mcp.tool.ToolContext;
 import dev.cortex.mcp.tool.ToolInvoker;
 import dev.cortex.mcp.tool.ToolOutcome;
+import dev.cortex.server.client.AgentServerClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -15,17 +16,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 class CurrentTimeTest {
+  static final CortexHome HOME =
+      new CortexHome(Path.of("/nonexistent"), Path.of("/nonexistent/data"));
   static final Instant SUMMER_NOON_UTC = Instant.parse("2026-07-01T12:00:00.750Z");
 
   static JsonNode call(String zoneOfServer, String arguments) {
     Clock clock = Clock.fixed(SUMMER_NOON_UTC, ZoneId.of(zoneOfServer));
     ToolInvoker invoker =
         new ToolInvoker(
-            CoreGroup.create(
-                    new CortexHome(Path.of("/nonexistent"), Path.of("/nonexistent/data")),
-                    java.util.Map.of())
-                .tools(),
-            new CortexHome(Path.of("/nonexistent"), Path.of("/nonexistent/data")),
+            CoreGroup.create(HOME, new AgentServerClient(java.util.Map.of(), HOME)).tools(),
+            HOME,
             clock);
     ToolOutcome outcome =
         invoker.call(

@@ -1,9 +1,9 @@
 package dev.cortex.ext;
 
-import dev.cortex.base.CortexHome;
 import dev.cortex.mcp.compose.CapabilityGroup;
 import dev.cortex.mcp.compose.GroupDescriptor;
 import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.server.client.AgentServerClient;
 import dev.cortex.server.sessions.Budgets;
 import dev.cortex.server.sessions.store.Costs;
 import dev.cortex.server.sessions.store.Executions;
@@ -11,7 +11,6 @@ import dev.cortex.storage.Database;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -33,15 +32,14 @@ public final class ExtGroup {
       Supplier<Database> database,
       Supplier<Budgets> budgets,
       Clock clock,
-      CortexHome home,
-      Map<String, String> env) {
+      AgentServerClient agentServer) {
     Costs costs = new Costs(database, clock);
     Executions executions = new Executions(database, clock);
     List<ToolSpec> tools = new ArrayList<>();
     tools.add(new CostQuery(costs, budgets, clock).spec());
     tools.add(new QueryExecutions(executions).spec());
     tools.add(ContextTool.spec());
-    tools.addAll(new WaitTools(home, env).specs());
+    tools.addAll(new WaitTools(agentServer).specs());
     return DESCRIPTOR.group(tools);
   }
 }

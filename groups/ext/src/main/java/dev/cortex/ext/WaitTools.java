@@ -1,7 +1,6 @@
 package dev.cortex.ext;
 
 import dev.cortex.base.Cancellation;
-import dev.cortex.base.CortexHome;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.mcp.tool.Schema;
 import dev.cortex.mcp.tool.ToolCall;
@@ -31,12 +30,10 @@ final class WaitTools {
 
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-  private final CortexHome home;
-  private final Map<String, String> env;
+  private final AgentServerClient agentServer;
 
-  WaitTools(CortexHome home, Map<String, String> env) {
-    this.home = home;
-    this.env = Map.copyOf(env);
+  WaitTools(AgentServerClient agentServer) {
+    this.agentServer = agentServer;
   }
 
   record CreateArguments(
@@ -340,9 +337,7 @@ final class WaitTools {
 
   private <T> T post(ToolCall call, String route, Object body, Class<T> type) {
     Cancellation cancellation = call.context().cancellation();
-    JsonNode result =
-        AgentServerClient.fromEnvironment(env, home)
-            .post(route, body, DEADLINE, cancellation, event -> {});
+    JsonNode result = agentServer.post(route, body, DEADLINE, cancellation, event -> {});
     try {
       return WireJson.mapper().treeToValue(result, type);
     } catch (JacksonException e) {

@@ -57,35 +57,26 @@ public final class AgentServerClient {
   /** One HTTP client per process: its threads and connections serve every call. */
   private static volatile HttpClient shared;
 
-  private final String host;
-  private final int port;
-  private final Secret token;
+  private final Map<String, String> env;
+  private final CortexHome home;
 
-  /** A client of the webhook on {@code 127.0.0.1:port} with {@code token} (null: none found). */
-  public AgentServerClient(int port, String token) {
-    this.host = "127.0.0.1";
-    this.port = port;
-    this.token = token == null ? null : new Secret(token);
+  /**
+   * The client of the agent server that {@code env} and {@code home} describe. Build one per
+   * process and share it: it reads where the server is and which token it takes at each request, so
+   * that a server started (or restarted) later is found.
+   */
+  public AgentServerClient(Map<String, String> env, CortexHome home) {
+    this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
+    this.home = Objects.requireNonNull(home, "home");
   }
 
   /**
-   * The client the environment describes: {@code WEBHOOK_PORT} (else the port the running server
-   * recorded in {@code data/server.json}, else 3001) and {@code CORTEX_WEBHOOK_TOKEN} (else the
-   * token file the server keeps in {@code config/}).
+   * The webhook's port as the environment says: {@code WEBHOOK_PORT}, else the port the running
+   * server recorded in {@code data/server.json}, else 3001.
+   *
+   * @throws CodedException {@code UNAVAILABLE} when {@code WEBHOOK_PORT} is not a port number
    */
-  public static AgentServerClient fromEnvironment(Map<String, String> env, CortexHome home) {
-    return new AgentServerClient(port(env, home), token(env, home));
-  }
-
-  /**
-   * The webhook's port as the environment says: {@code WEBHOOK_PORT}, else the running server's
-   * {@code data/server.json}, else 3001.
-   */
-  public static int webhookPort(Map<String, String> env, CortexHome home) {
-    return port(env, home);
-  }
-
-  private static int port(Map<String, String> env, CortexHome home) {
+  public int webhookPort() {
     String value = env.get("WEBHOOK_PORT");
     if (value != null && !value.isBlank()) {
       try {
@@ -114,24 +105,23 @@ public final class AgentServerClient {
     return Webhook.DEFAULT_PORT;
   }
 
-  private static String token(Map<String, String> env, CortexHome home) {
+  /** {@code CORTEX_WEBHOOK_TOKEN}, else the token file the server keeps in {@code config/}. */
+  private Secret token() {
     String value = env.get("CORTEX_WEBHOOK_TOKEN");
     if (value != null && !value.isBlank()) {
-      return value.strip();
+      return new Secret(value.strip());
     }
     Path file = home.configDir().resolve(Webhook.TOKEN_FILE);
     try {
-      return Files.isRegularFile(file) ? Files.readString(file).strip() : null;
+      return Files.isRegularFile(file) ? new Secret(Files.readString(file).strip()) : null;
     } catch (IOException e) {
       log.debug("cannot read the webhook token file", e);
       return null;
     }
   }
 
-  /** The port this client talks to. */
-  public int port() {
-    return port;
-  }
+  /** Where one request goes: the loopback webhook's port, and the token it takes. */
+  private record Endpoint(String host, int port, Secret token) {}
 
   /**
    * POSTs {@code body} as JSON to {@code route} and returns the answer's {@code result}.
@@ -171,6 +161,10 @@ public final class AgentServerClient {
       Cancellation cancellation,
       Consumer<JsonNode> events) {
     Objects.requireNonNull(cancellation, "cancellation");
+    Endpoint endpoint = new Endpoint("127.0.0.1", webhookPort(), token());
+    String host = endpoint.host();
+    int port = endpoint.port();
+    Secret token = endpoint.token();
     if (token == null) {
       throw new CodedException(
           ErrorCodes.UNAVAILABLE,
@@ -187,11 +181,11 @@ public final class AgentServerClient {
             .build();
     CompletableFuture<HttpResponse<InputStream>> pending =
         client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-    Stopper stopper = new Stopper(pending);
+    Stopper stopper = new Stopper(pending, endpoint);
     ScheduledFuture<?> timer =
         DEADLINES.schedule(stopper::expire, limit.toMillis(), TimeUnit.MILLISECONDS);
     try (Cancellation.Registration ignored = cancellation.onCancel(stopper::cancel)) {
-      return answer(route, stopper.await(), stopper, limit, events);
+      return answer(route, endpoint, stopper.await(), stopper, limit, events);
     } finally {
       timer.cancel(false);
       stopper.close();
@@ -228,6 +222,7 @@ public final class AgentServerClient {
 
   private JsonNode answer(
       String route,
+      Endpoint endpoint,
       HttpResponse<InputStream> response,
       Stopper stopper,
       Duration limit,
@@ -243,7 +238,7 @@ public final class AgentServerClient {
         }
         JsonNode node = Json.mapper().readTree(line);
         if (node.has("error")) {
-          throw refusal(status, node.path("error"));
+          throw refusal(endpoint.port(), status, node.path("error"));
         }
         if (node.has("result")) {
           return node.path("result");
@@ -268,7 +263,7 @@ public final class AgentServerClient {
             + " carried out.");
   }
 
-  private CodedException refusal(int status, JsonNode error) {
+  private static CodedException refusal(int port, int status, JsonNode error) {
     String code = error.path("code").asString("");
     String message = error.path("message").asString("");
     if (status == 401) {
@@ -301,13 +296,17 @@ public final class AgentServerClient {
   }
 
   /** Ends a pending request early: on the caller's cancel, or at the deadline. */
-  private final class Stopper implements AutoCloseable {
+  private static final class Stopper implements AutoCloseable {
     private final CompletableFuture<HttpResponse<InputStream>> pending;
+    private final String host;
+    private final int port;
     private volatile InputStream body;
     private volatile String why;
 
-    Stopper(CompletableFuture<HttpResponse<InputStream>> pending) {
+    Stopper(CompletableFuture<HttpResponse<InputStream>> pending, Endpoint endpoint) {
       this.pending = pending;
+      this.host = endpoint.host();
+      this.port = endpoint.port();
     }
 
     void body(InputStream in) {
