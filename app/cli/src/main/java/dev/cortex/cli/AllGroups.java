@@ -17,15 +17,15 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /** Every capability group of this program. Add a group here and it can be selected. */
-final class AllGroups {
+public final class AllGroups {
   private AllGroups() {}
 
-  static GroupRegistry registry(Io io) {
+  public static GroupRegistry registry(Io io) {
     return registry(new Services(io));
   }
 
   /** The groups of seed 001 whose tools are not served by this version yet. */
-  static final List<GroupDescriptor> PENDING =
+  public static final List<GroupDescriptor> PENDING =
       List.of(
           GroupDescriptor.of(
               "workers", "cortex-workers", "Team mode: the main session's worker tools."),
@@ -46,7 +46,7 @@ final class AllGroups {
               "Files, views, decisions and boards for the web workbench.",
               "mcp-config-web.json"));
 
-  static GroupRegistry registry(Services services) {
+  public static GroupRegistry registry(Services services) {
     Supplier<Database> database = services.database();
     GroupRegistry.Builder registry =
         GroupRegistry.builder()
@@ -75,12 +75,12 @@ final class AllGroups {
    * The one database of this process, with every area's migrations, opened on first use. Nothing
    * touches the disk until a tool needs it.
    */
-  static Supplier<Database> database(Io io) {
+  public static Supplier<Database> database(Io io) {
     return database(io, () -> Settings.load(io.home(), io.env()).synchronous());
   }
 
   /** The same, with how commits reach the disk taken from settings already loaded. */
-  static Supplier<Database> database(Io io, Supplier<Synchronous> synchronous) {
+  public static Supplier<Database> database(Io io, Supplier<Synchronous> synchronous) {
     return new Supplier<>() {
       private Database database;
 

@@ -1,6 +1,17 @@
 package dev.cortex.cli;
 
 import dev.cortex.base.StartupException;
+import dev.cortex.cli.config.ConfigCommand;
+import dev.cortex.cli.device.DeviceAgentCommand;
+import dev.cortex.cli.evidence.CollectTestCommand;
+import dev.cortex.cli.evidence.EvidenceCommand;
+import dev.cortex.cli.mcp.McpCommand;
+import dev.cortex.cli.mcp.ToolsCommand;
+import dev.cortex.cli.server.ServerCommand;
+import dev.cortex.cli.server.SignalCommand;
+import dev.cortex.cli.sessions.SessionsCommand;
+import dev.cortex.cli.workflows.WorkerCommand;
+import dev.cortex.cli.workflows.WorkflowCommands;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,14 +26,14 @@ import picocli.CommandLine.Command;
     versionProvider = CortexCommand.VersionProvider.class,
     description = "An MCP server for accountable agent work on real machines.",
     synopsisSubcommandLabel = "COMMAND")
-final class CortexCommand implements Callable<Integer> {
-  static final int OK = 0;
-  static final int FAILED = 1;
-  static final int USAGE = 2;
+public final class CortexCommand implements Callable<Integer> {
+  public static final int OK = 0;
+  public static final int FAILED = 1;
+  public static final int USAGE = 2;
 
   private final Io io;
 
-  CortexCommand(Io io) {
+  public CortexCommand(Io io) {
     this.io = io;
   }
 
@@ -73,7 +84,7 @@ final class CortexCommand implements Callable<Integer> {
     server.addSubcommand("enroll", new ServerCommand.Enroll(io));
     server.addSubcommand("revoke", new ServerCommand.Revoke(io));
     line.addSubcommand("server", server);
-    line.addSubcommand("client", new ClientCommand(io));
+    line.addSubcommand("client", new DeviceAgentCommand(io));
     line.addSubcommand("signal", new SignalCommand(io));
     CommandLine sessions = new CommandLine(new SessionsCommand(io));
     sessions.addSubcommand("new", new SessionsCommand.New(io));

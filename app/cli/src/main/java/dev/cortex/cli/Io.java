@@ -7,14 +7,14 @@ import java.io.PrintStream;
 import java.util.Map;
 
 /** The process's surroundings, injected so that commands run in-process in tests. */
-record Io(InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
+public record Io(InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
 
-  String env(String name) {
+  public String env(String name) {
     return env.get(name);
   }
 
   /** These surroundings without the environment variable {@code name}. */
-  Io without(String name) {
+  public Io without(String name) {
     if (!env.containsKey(name)) {
       return this;
     }
@@ -24,11 +24,11 @@ record Io(InputStream in, PrintStream out, PrintStream err, Map<String, String> 
   }
 
   /** A client of the agent server this process's environment and home describe. */
-  AgentServerClient agentServer() {
+  public AgentServerClient agentServer() {
     return new AgentServerClient(env, home());
   }
 
-  CortexHome home() {
+  public CortexHome home() {
     return CortexHome.resolve(
         env, System.getProperty("os.name", ""), System.getProperty("user.home"));
   }

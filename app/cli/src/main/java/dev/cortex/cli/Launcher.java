@@ -5,11 +5,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** How a client starts this installation: the launcher script, else the jar through java. */
-final class Launcher {
+public final class Launcher {
   private Launcher() {}
 
   /** The command and leading arguments, with absolute paths. */
-  static List<String> command(Io io) {
+  public static List<String> command(Io io) {
     String launcher = io.env("CORTEX_LAUNCHER");
     if (launcher != null && !launcher.isBlank()) {
       return List.of(Path.of(launcher).toAbsolutePath().normalize().toString());

@@ -1,5 +1,7 @@
 package dev.cortex.cli;
 
+import dev.cortex.cli.workflows.CliConsent;
+import dev.cortex.cli.workflows.TemporalSupport;
 import dev.cortex.server.client.AgentServerClient;
 import dev.cortex.storage.Database;
 import dev.cortex.workflows.Workflows;
@@ -12,7 +14,7 @@ import java.util.function.Supplier;
  * What the commands of one process share, each built on first use: the database and the workflow
  * verbs. A server waits here for detached runs before it exits.
  */
-final class Services {
+public final class Services {
   private final Io io;
   private final Supplier<Database> database;
   private final Settings settings;
@@ -23,30 +25,30 @@ final class Services {
   /**
    * @throws dev.cortex.base.StartupException when cortex.toml or a setting's variable is wrong
    */
-  Services(Io io) {
+  public Services(Io io) {
     this.io = io;
     this.settings = Settings.load(io.home(), io.env());
     this.database = AllGroups.database(io, settings::synchronous);
   }
 
-  Settings settings() {
+  public Settings settings() {
     return settings;
   }
 
-  dev.cortex.base.CortexHome home() {
+  public dev.cortex.base.CortexHome home() {
     return io.home();
   }
 
-  java.util.Map<String, String> env() {
+  public java.util.Map<String, String> env() {
     return io.env();
   }
 
-  Supplier<Database> database() {
+  public Supplier<Database> database() {
     return database;
   }
 
   /** The one client of the agent server's webhook that this process's tools share. */
-  synchronized AgentServerClient agentServer() {
+  public synchronized AgentServerClient agentServer() {
     if (agentServer == null) {
       agentServer = io.agentServer();
     }
@@ -59,7 +61,7 @@ final class Services {
    *
    * @throws IllegalArgumentException when a confirmation setting is wrong
    */
-  Services servingMcp() {
+  public Services servingMcp() {
     ConsentSettings settings = ConsentSettings.fromEnvironment(io.env());
     synchronized (this) {
       consent = settings.policy(io.env(), System.getProperty("os.name", ""));
@@ -68,11 +70,11 @@ final class Services {
   }
 
   /** How this process asks its human before a run: the MCP server's way, else the terminal's. */
-  synchronized ConsentPolicy consent() {
+  public synchronized ConsentPolicy consent() {
     return consent != null ? consent : CliConsent.policy(io);
   }
 
-  synchronized Workflows workflows() {
+  public synchronized Workflows workflows() {
     if (workflows == null) {
       workflows =
           settings.temporalEngine()
@@ -90,7 +92,7 @@ final class Services {
   }
 
   /** Waits for runs still going on in this process (detached ones), telling the human why. */
-  void awaitRuns() throws InterruptedException {
+  public void awaitRuns() throws InterruptedException {
     Workflows built;
     synchronized (this) {
       built = workflows;

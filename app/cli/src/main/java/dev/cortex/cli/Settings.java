@@ -3,6 +3,7 @@ package dev.cortex.cli;
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.settings.CortexToml;
 import dev.cortex.base.settings.SettingsTable;
+import dev.cortex.cli.workflows.TemporalTable;
 import dev.cortex.server.daemon.DeviceSettings;
 import dev.cortex.server.daemon.ServerSettings;
 import dev.cortex.server.sessions.Budgets;
@@ -25,9 +26,9 @@ import java.util.function.Supplier;
  * every module's table, composed here. A mistake stops the command with a message naming the file
  * and key (or the variable).
  */
-record Settings(CortexToml tables) {
+public record Settings(CortexToml tables) {
   /** Every table this program knows, in the order the documentation lists them. */
-  static final List<SettingsTable<?>> TABLES =
+  public static final List<SettingsTable<?>> TABLES =
       List.of(
           EngineChoice.TABLE,
           TemporalTable.TABLE,
@@ -38,7 +39,7 @@ record Settings(CortexToml tables) {
           Budgets.TABLE,
           WaitSettings.TABLE);
 
-  static Settings load(CortexHome home, Map<String, String> env) {
+  public static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));
   }
 
@@ -47,7 +48,7 @@ record Settings(CortexToml tables) {
    * size), so that edits to budgets or waitpoint settings take effect without a file read on every
    * use.
    */
-  static Supplier<Settings> live(CortexHome home, Map<String, String> env) {
+  public static Supplier<Settings> live(CortexHome home, Map<String, String> env) {
     Path file = home.configDir().resolve(CortexToml.FILE);
     return new Supplier<>() {
       private List<Object> stamp;
@@ -74,20 +75,20 @@ record Settings(CortexToml tables) {
     }
   }
 
-  <T> T get(SettingsTable<T> table) {
+  public <T> T get(SettingsTable<T> table) {
     return tables.get(table);
   }
 
-  boolean temporalEngine() {
+  public boolean temporalEngine() {
     return get(EngineChoice.TABLE).temporal();
   }
 
-  TemporalSettings temporal() {
+  public TemporalSettings temporal() {
     return get(TemporalTable.TABLE);
   }
 
   /** How commits reach the disk: {@code [storage] synchronous}, or CORTEX_SQLITE_SYNCHRONOUS. */
-  Synchronous synchronous() {
+  public Synchronous synchronous() {
     return get(StorageSettings.TABLE).synchronous();
   }
 }

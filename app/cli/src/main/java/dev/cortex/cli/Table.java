@@ -4,15 +4,15 @@ import java.io.PrintStream;
 import java.util.List;
 
 /** A plain-text table for people: columns padded to their widest cell, the first row a header. */
-final class Table {
+public final class Table {
   private Table() {}
 
-  static void print(PrintStream out, List<List<String>> rows) {
+  public static void print(PrintStream out, List<List<String>> rows) {
     out.print(render(rows));
   }
 
   /** The table as text, a line per row, each ending in a newline. */
-  static String render(List<List<String>> rows) {
+  public static String render(List<List<String>> rows) {
     if (rows.isEmpty()) {
       return "";
     }

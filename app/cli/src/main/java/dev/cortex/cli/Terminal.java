@@ -5,16 +5,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Whether standard streams are terminals, i.e. a person is watching. */
-final class Terminal {
+public final class Terminal {
   private Terminal() {}
 
   /** Whether standard input is a terminal: a person started the server by hand. */
-  static boolean stdinIsTerminal() {
+  public static boolean stdinIsTerminal() {
     return isTerminal(0);
   }
 
   /** Whether standard error is a terminal: live progress can be drawn there. */
-  static boolean stderrIsTerminal() {
+  public static boolean stderrIsTerminal() {
     return isTerminal(2);
   }
 

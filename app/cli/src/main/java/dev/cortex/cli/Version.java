@@ -6,14 +6,14 @@ import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /** The Cortex version, stamped into the jar by the build. */
-final class Version {
+public final class Version {
   private Version() {}
 
   private static final class Holder {
-    static final String VALUE = load();
+    public static final String VALUE = load();
   }
 
-  static String get() {
+  public static String get() {
     return Holder.VALUE;
   }
 

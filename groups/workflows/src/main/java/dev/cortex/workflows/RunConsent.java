@@ -5,8 +5,11 @@ import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.workflows.consent.Confirmation;
 import dev.cortex.workflows.consent.Confirmer;
 import dev.cortex.workflows.consent.Decision;
+import dev.cortex.workflows.manifest.Manifest;
 import dev.cortex.workflows.remote.TrustStore;
 import dev.cortex.workflows.run.WorkflowRef;
+import dev.cortex.workflows.tools.Surface;
+import dev.cortex.workflows.tools.WorkflowErrors;
 import java.util.List;
 import java.util.Map;
 

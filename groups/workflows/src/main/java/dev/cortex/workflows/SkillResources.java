@@ -4,6 +4,7 @@ import dev.cortex.mcp.tool.PromptSpec;
 import dev.cortex.mcp.tool.ResourceSpec;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.KindReference;
+import dev.cortex.workflows.manifest.SchemaReference;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

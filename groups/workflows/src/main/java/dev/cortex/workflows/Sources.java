@@ -2,9 +2,13 @@ package dev.cortex.workflows;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.mcp.tool.ToolException;
+import dev.cortex.workflows.manifest.Manifest;
+import dev.cortex.workflows.manifest.ManifestException;
+import dev.cortex.workflows.manifest.ManifestLoader;
 import dev.cortex.workflows.remote.GitCache;
 import dev.cortex.workflows.remote.RemoteRef;
 import dev.cortex.workflows.run.WorkflowRef;
+import dev.cortex.workflows.tools.WorkflowErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

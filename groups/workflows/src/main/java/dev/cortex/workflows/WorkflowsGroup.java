@@ -5,6 +5,7 @@ import dev.cortex.mcp.compose.GroupDescriptor;
 import dev.cortex.storage.Area;
 import dev.cortex.workflows.consent.ConsentPolicy;
 import dev.cortex.workflows.run.RunStore;
+import dev.cortex.workflows.tools.WorkflowTools;
 import java.util.function.Supplier;
 
 /**

@@ -9,6 +9,7 @@ import dev.cortex.workflows.consent.Confirmation;
 import dev.cortex.workflows.consent.Decision;
 import dev.cortex.workflows.remote.BareRepo;
 import dev.cortex.workflows.remote.TrustStore;
+import dev.cortex.workflows.tools.Surface;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.mcp.tool.PromptSpec;
 import dev.cortex.mcp.tool.ResourceSpec;
+import dev.cortex.workflows.manifest.ManifestLoader;
+import dev.cortex.workflows.manifest.ManifestSchema;
+import dev.cortex.workflows.manifest.ParameterType;
+import dev.cortex.workflows.manifest.SchemaReference;
+import dev.cortex.workflows.manifest.StepKind;
 import dev.cortex.workflows.run.ItemRecord;
 import dev.cortex.workflows.run.RunCost;
 import dev.cortex.workflows.run.RunRecord;

@@ -1,8 +1,8 @@
 package dev.cortex.bench;
 
-import dev.cortex.workflows.Manifest;
-import dev.cortex.workflows.ManifestException;
-import dev.cortex.workflows.ManifestLoader;
+import dev.cortex.workflows.manifest.Manifest;
+import dev.cortex.workflows.manifest.ManifestException;
+import dev.cortex.workflows.manifest.ManifestLoader;
 import java.util.Map;
 
 /**

@@ -1,11 +1,11 @@
 package dev.cortex.workflows.temporal;
 
-import dev.cortex.workflows.Jq;
-import dev.cortex.workflows.Manifest;
-import dev.cortex.workflows.ManifestException;
-import dev.cortex.workflows.ManifestLoader;
-import dev.cortex.workflows.Step;
 import dev.cortex.workflows.activity.Activities;
+import dev.cortex.workflows.jq.Jq;
+import dev.cortex.workflows.manifest.Manifest;
+import dev.cortex.workflows.manifest.ManifestException;
+import dev.cortex.workflows.manifest.ManifestLoader;
+import dev.cortex.workflows.manifest.Step;
 import dev.cortex.workflows.run.RunCancellation;
 import dev.cortex.workflows.run.RunRecord;
 import dev.cortex.workflows.run.StepRecord;

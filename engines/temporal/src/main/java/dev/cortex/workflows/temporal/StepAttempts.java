@@ -1,15 +1,15 @@
 package dev.cortex.workflows.temporal;
 
-import dev.cortex.workflows.Jq;
-import dev.cortex.workflows.Manifest;
-import dev.cortex.workflows.ManifestException;
-import dev.cortex.workflows.ManifestLoader;
-import dev.cortex.workflows.StepKind;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.ActivityEnvironment;
 import dev.cortex.workflows.activity.ActivityFailure;
 import dev.cortex.workflows.activity.ActivityInput;
 import dev.cortex.workflows.activity.ActivityResult;
+import dev.cortex.workflows.jq.Jq;
+import dev.cortex.workflows.manifest.Manifest;
+import dev.cortex.workflows.manifest.ManifestException;
+import dev.cortex.workflows.manifest.ManifestLoader;
+import dev.cortex.workflows.manifest.StepKind;
 import dev.cortex.workflows.run.Attempt;
 import io.temporal.activity.Activity;
 import io.temporal.activity.ActivityExecutionContext;

@@ -1,9 +1,9 @@
 package dev.cortex.workflows.temporal;
 
-import dev.cortex.workflows.Step;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.ActivityFailure;
 import dev.cortex.workflows.activity.ActivityResult;
+import dev.cortex.workflows.manifest.Step;
 import dev.cortex.workflows.run.StepRunner;
 import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;

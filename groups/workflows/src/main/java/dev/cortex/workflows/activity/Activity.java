@@ -1,8 +1,8 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.workflows.Manifest;
-import dev.cortex.workflows.Step;
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.Manifest;
+import dev.cortex.workflows.manifest.Step;
+import dev.cortex.workflows.manifest.StepKind;
 import java.util.List;
 import java.util.Map;
 

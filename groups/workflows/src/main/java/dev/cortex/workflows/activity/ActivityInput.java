@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.workflows.Manifest;
+import dev.cortex.workflows.manifest.Manifest;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

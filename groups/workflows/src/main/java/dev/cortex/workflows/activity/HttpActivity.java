@@ -2,7 +2,7 @@ package dev.cortex.workflows.activity;
 
 import dev.cortex.base.Json;
 import dev.cortex.mcp.tool.Schema;
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.StepKind;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -134,8 +134,8 @@ public final class HttpActivity implements Activity {
 
   @Override
   public List<String> preflight(
-      dev.cortex.workflows.Step step,
-      dev.cortex.workflows.Manifest manifest,
+      dev.cortex.workflows.manifest.Step step,
+      dev.cortex.workflows.manifest.Manifest manifest,
       ActivityEnvironment environment) {
     List<String> problems = new ArrayList<>();
     OutputText.literal(step.with(), "url")

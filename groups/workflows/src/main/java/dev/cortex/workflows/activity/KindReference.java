@@ -1,6 +1,6 @@
 package dev.cortex.workflows.activity;
 
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.StepKind;
 import java.util.List;
 import java.util.Map;
 

@@ -3,9 +3,9 @@ package dev.cortex.workflows.activity;
 import dev.cortex.base.Json;
 import dev.cortex.base.prices.ModelPrices;
 import dev.cortex.mcp.tool.Schema;
-import dev.cortex.workflows.StepKind;
 import dev.cortex.workflows.activity.LlmProvider.Answer;
 import dev.cortex.workflows.activity.LlmProvider.Prompt;
+import dev.cortex.workflows.manifest.StepKind;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -120,8 +120,8 @@ public final class LlmActivity implements Activity {
    */
   @Override
   public List<String> preflight(
-      dev.cortex.workflows.Step step,
-      dev.cortex.workflows.Manifest manifest,
+      dev.cortex.workflows.manifest.Step step,
+      dev.cortex.workflows.manifest.Manifest manifest,
       ActivityEnvironment environment) {
     Object named = step.with().getOrDefault("provider", "anthropic");
     if (!(named instanceof String name) || !OutputText.isLiteral(name)) {

@@ -1,7 +1,7 @@
 package dev.cortex.workflows.activity;
 
 import dev.cortex.base.Json;
-import dev.cortex.workflows.Template;
+import dev.cortex.workflows.jq.Template;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

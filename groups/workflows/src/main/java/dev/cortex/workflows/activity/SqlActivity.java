@@ -2,9 +2,9 @@ package dev.cortex.workflows.activity;
 
 import dev.cortex.base.Json;
 import dev.cortex.mcp.tool.Schema;
-import dev.cortex.workflows.Manifest;
-import dev.cortex.workflows.Step;
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.Manifest;
+import dev.cortex.workflows.manifest.Step;
+import dev.cortex.workflows.manifest.StepKind;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;

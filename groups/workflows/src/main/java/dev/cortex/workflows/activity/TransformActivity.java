@@ -1,10 +1,10 @@
 package dev.cortex.workflows.activity;
 
 import dev.cortex.mcp.tool.Schema;
-import dev.cortex.workflows.Manifest;
-import dev.cortex.workflows.Step;
-import dev.cortex.workflows.StepKind;
-import dev.cortex.workflows.Template;
+import dev.cortex.workflows.jq.Template;
+import dev.cortex.workflows.manifest.Manifest;
+import dev.cortex.workflows.manifest.Step;
+import dev.cortex.workflows.manifest.StepKind;
 import java.util.List;
 import java.util.Map;
 import net.thisptr.jackson.jq.JsonQuery;

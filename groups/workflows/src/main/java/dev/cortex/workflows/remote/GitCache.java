@@ -3,7 +3,7 @@ package dev.cortex.workflows.remote;
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.mcp.tool.ToolException;
-import dev.cortex.workflows.WorkflowErrors;
+import dev.cortex.workflows.tools.WorkflowErrors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

@@ -1,10 +1,10 @@
 package dev.cortex.workflows.run;
 
-import dev.cortex.workflows.Jq;
 import dev.cortex.workflows.activity.Activity;
 import dev.cortex.workflows.activity.ActivityFailure;
 import dev.cortex.workflows.activity.ActivityInput;
 import dev.cortex.workflows.activity.ActivityResult;
+import dev.cortex.workflows.jq.Jq;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

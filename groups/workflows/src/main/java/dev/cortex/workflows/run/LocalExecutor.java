@@ -1,12 +1,12 @@
 package dev.cortex.workflows.run;
 
-import dev.cortex.workflows.Step;
 import dev.cortex.workflows.activity.Activities;
 import dev.cortex.workflows.activity.ActivityEnvironment;
 import dev.cortex.workflows.activity.ActivityFailure;
 import dev.cortex.workflows.activity.ActivityInput;
 import dev.cortex.workflows.activity.ProcessObserver;
 import dev.cortex.workflows.activity.RunScope;
+import dev.cortex.workflows.manifest.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -82,7 +82,7 @@ public record RunRecord(
   public static RunRecord starting(
       String runId, RunRequest request, String engine, String startedAt) {
     List<StepRecord> pending = new java.util.ArrayList<>();
-    for (dev.cortex.workflows.Step step : request.manifest().steps()) {
+    for (dev.cortex.workflows.manifest.Step step : request.manifest().steps()) {
       pending.add(StepRecord.pending(step.id(), step.kind().wireName()));
     }
     return new RunRecord(

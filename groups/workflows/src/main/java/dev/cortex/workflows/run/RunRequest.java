@@ -1,6 +1,6 @@
 package dev.cortex.workflows.run;
 
-import dev.cortex.workflows.Manifest;
+import dev.cortex.workflows.manifest.Manifest;
 import java.util.Map;
 import java.util.Objects;
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.cortex.base.Json;
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.StepKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -2,7 +2,7 @@ package dev.cortex.workflows.activity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.StepKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.Json;
 import dev.cortex.testing.Eventually;
-import dev.cortex.workflows.Step;
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.Step;
+import dev.cortex.workflows.manifest.StepKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

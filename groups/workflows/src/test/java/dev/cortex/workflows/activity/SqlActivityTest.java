@@ -7,8 +7,8 @@ import static dev.cortex.workflows.activity.ActivityTestInputs.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.Json;
-import dev.cortex.workflows.Step;
-import dev.cortex.workflows.StepKind;
+import dev.cortex.workflows.manifest.Step;
+import dev.cortex.workflows.manifest.StepKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,0 +1,176 @@
+package dev.cortex.cli.config;
+
+import dev.cortex.cli.CortexCommand;
+import dev.cortex.cli.Io;
+import dev.cortex.cli.config.ClientConfigFile.Change;
+import dev.cortex.cli.config.ClientConfigFile.Result;
+import dev.cortex.cli.config.ClientConfigFile.Unmergeable;
+import dev.cortex.cli.config.McpClient.Scope;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code cortex config mcp --client}: adds the {@code cortex} server to an MCP client's own
+ * configuration file (a backup of the previous file first), removes it again, or prints it, and
+ * shows the {@code claude mcp add} and {@code code --add-mcp} commands that do the same.
+ */
+final class ClientSetup {
+  private ClientSetup() {}
+
+  /** What was asked: for which client and scope, to print, to remove, and with which groups. */
+  record Request(McpClient client, Scope scope, boolean print, boolean remove, String bundles) {}
+
+  /** The suffix of the copy of a file as it was before cortex last changed it. */
+  static final String BACKUP_SUFFIX = ".cortex-backup";
+
+  static int run(Io io, ClientPaths paths, Request request, List<String> launcher) {
+    McpClient client = request.client();
+    Path file = client.file(request.scope(), paths).orElse(null);
+    if (file == null) {
+      io.err()
+          .println("cortex config: " + client.title() + " has no project scope; use --scope user.");
+      return CortexCommand.USAGE;
+    }
+    List<String> command = new ArrayList<>(launcher);
+    command.add("mcp");
+    if (request.bundles() != null) {
+      command.add("--bundles");
+      command.add(request.bundles());
+    }
+    ObjectNode entry = ClientConfigFile.entry(client, command);
+    if (request.print()) {
+      io.out().println("# " + client.title() + ": " + file);
+      io.out().print(ClientConfigFile.alone(client, entry));
+      printCommands(io, paths.os(), request.scope(), command);
+      return CortexCommand.OK;
+    }
+    try {
+      return change(io, request, file, entry, paths.os(), command);
+    } catch (Unmergeable e) {
+      io.err().println("cortex config: " + file + " " + e.getMessage() + ". Nothing was changed.");
+      return CortexCommand.FAILED;
+    } catch (IOException e) {
+      io.err().println("cortex config: cannot update " + file + ": " + reason(e));
+      return CortexCommand.FAILED;
+    }
+  }
+
+  private static int change(
+      Io io, Request request, Path file, ObjectNode entry, ClientPaths.Os os, List<String> command)
+      throws Unmergeable, IOException {
+    McpClient client = request.client();
+    Path target = Files.exists(file) ? file.toRealPath() : file;
+    String text = Files.exists(target) ? Files.readString(target, StandardCharsets.UTF_8) : null;
+    Result result =
+        request.remove()
+            ? ClientConfigFile.remove(client, text)
+            : ClientConfigFile.add(client, text, entry);
+    String backup = "";
+    if (result.change().rewrites()) {
+      if (text != null) {
+        Path copy = target.resolveSibling(target.getFileName() + BACKUP_SUFFIX);
+        Files.copy(
+            target, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+        backup = " (the file as it was: " + copy + ")";
+      }
+      replace(target, result.text());
+    }
+    io.out().println(client.title() + ": " + describe(result.change(), file) + backup);
+    if (result.change().rewrites()) {
+      io.out().println("Restart " + client.title() + " (or reload its MCP servers) to see it.");
+    }
+    if (!request.remove()) {
+      printCommands(io, os, request.scope(), command);
+    }
+    return CortexCommand.OK;
+  }
+
+  private static String describe(Change change, Path file) {
+    return switch (change) {
+      case ADDED -> "added the " + ClientConfigFile.SERVER + " server to " + file;
+      case UPDATED -> "updated the " + ClientConfigFile.SERVER + " server in " + file;
+      case UNCHANGED -> "the " + ClientConfigFile.SERVER + " server in " + file + " is up to date";
+      case REMOVED -> "removed the " + ClientConfigFile.SERVER + " server from " + file;
+      case ABSENT -> "no " + ClientConfigFile.SERVER + " server in " + file + ": nothing to remove";
+    };
+  }
+
+  /** The clients' own commands that add the same server. */
+  private static void printCommands(Io io, ClientPaths.Os os, Scope scope, List<String> command) {
+    List<String> claude =
+        new ArrayList<>(
+            List.of(
+                "claude",
+                "mcp",
+                "add",
+                "--scope",
+                scope.name().toLowerCase(java.util.Locale.ROOT)));
+    claude.add(ClientConfigFile.SERVER);
+    claude.add("--");
+    claude.addAll(command);
+    String vscode =
+        ClientConfigFile.compact(
+            ClientConfigFile.named(ClientConfigFile.entry(McpClient.VSCODE, command)));
+    io.out().println();
+    io.out().println("The same from the clients' own command lines:");
+    io.out().println("  " + join(claude, os));
+    io.out().println("  " + join(List.of("code", "--add-mcp", vscode), os));
+  }
+
+  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./\\\\-]+");
+
+  /** A command line for the person's shell: POSIX quoting, or cmd.exe's on Windows. */
+  static String join(List<String> words, ClientPaths.Os os) {
+    List<String> quoted = new ArrayList<>();
+    for (String word : words) {
+      if (PLAIN.matcher(word).matches()) {
+        quoted.add(word);
+      } else if (os == ClientPaths.Os.WINDOWS) {
+        quoted.add("\"" + word.replace("\"", "\\\"") + "\"");
+      } else {
+        quoted.add("'" + word.replace("'", "'\\''") + "'");
+      }
+    }
+    return String.join(" ", quoted);
+  }
+
+  /** Writes {@code text} over {@code file} atomically, keeping the file's permissions. */
+  private static void replace(Path file, String text) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path temp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
+    try {
+      if (Files.exists(file)
+          && Files.getFileAttributeView(file, PosixFileAttributeView.class) != null) {
+        Files.setPosixFilePermissions(temp, Files.getPosixFilePermissions(file));
+      }
+      Files.writeString(temp, text, StandardCharsets.UTF_8);
+      try {
+        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+}

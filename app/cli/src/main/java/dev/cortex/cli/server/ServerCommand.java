@@ -1,0 +1,316 @@
+package dev.cortex.cli.server;
+
+import dev.cortex.base.Cancellation;
+import dev.cortex.base.CodedException;
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.StartupException;
+import dev.cortex.cli.AllGroups;
+import dev.cortex.cli.CortexCommand;
+import dev.cortex.cli.Io;
+import dev.cortex.cli.Launcher;
+import dev.cortex.cli.Services;
+import dev.cortex.cli.Settings;
+import dev.cortex.cli.Version;
+import dev.cortex.cli.config.McpConfigFiles;
+import dev.cortex.mcp.compose.Composition;
+import dev.cortex.protocol.hub.Machines;
+import dev.cortex.protocol.webhook.Webhook;
+import dev.cortex.server.daemon.Daemon;
+import dev.cortex.server.daemon.DeviceCredentials;
+import dev.cortex.server.daemon.DeviceSettings;
+import dev.cortex.server.daemon.ServerSettings;
+import dev.cortex.server.sessions.Budgets;
+import dev.cortex.server.sessions.SessionSettings;
+import dev.cortex.server.sessions.backend.ClaudeBackend;
+import dev.cortex.server.sessions.backend.CommandBackend;
+import dev.cortex.server.waitpoints.WaitSettings;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code cortex server}: the agent server daemon (webhook, device hub), in the foreground until
+ * SIGTERM or Ctrl-C, or {@code --detach}ed; {@code enroll} and {@code revoke} manage devices.
+ */
+@Command(
+    name = "server",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the agent server: the loopback webhook MCP tools call (127.0.0.1:3001) and the device"
+          + " hub remote devices connect to (3002).",
+      "Settings: [server] and [devices] in $CORTEX_HOME/config/cortex.toml, WEBHOOK_PORT,"
+          + " CORTEX_CLIENT_PORT, CORTEX_CLIENT_BIND. Stops gracefully on SIGTERM or Ctrl-C."
+    })
+public final class ServerCommand implements Callable<Integer> {
+  private final Io io;
+
+  @Option(
+      names = "--detach",
+      description =
+          "Start the server in the background (log: $CORTEX_HOME/logs/server.log) and return once it answers.")
+  boolean detach;
+
+  @Option(
+      names = "--webhook-port",
+      paramLabel = "PORT",
+      description = "The webhook's port (0: any free one).")
+  Integer webhookPort;
+
+  @Option(
+      names = "--hub-port",
+      paramLabel = "PORT",
+      description = "The device hub's port (0: any free one).")
+  Integer hubPort;
+
+  @Option(
+      names = "--hub-bind",
+      paramLabel = "ADDRESS",
+      description = "The hub's address (default 127.0.0.1).")
+  String hubBind;
+
+  @Option(names = "--log-file", hidden = true, paramLabel = "FILE")
+  Path logFile;
+
+  public ServerCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (detach) {
+      return Detach.start(io, this);
+    }
+    if (logFile != null) {
+      ServerLog.redirect(logFile);
+    }
+    Services services = new Services(io);
+    ServerSettings server = overridden(services.settings().get(ServerSettings.TABLE));
+    CortexHome home = io.home();
+    Supplier<Settings> live = Settings.live(home, io.env());
+    Daemon daemon =
+        Daemon.start(
+            new Daemon.Options(
+                home,
+                io.env(),
+                server,
+                services.settings().get(DeviceSettings.TABLE),
+                Version.get(),
+                services.database(),
+                () ->
+                    McpConfigFiles.write(
+                        home.configDir(), AllGroups.registry(services), Launcher.command(io)),
+                Clock.systemUTC(),
+                services.settings().get(SessionSettings.TABLE),
+                () -> live.get().get(Budgets.TABLE),
+                List.of(new CommandBackend(), new ClaudeBackend(home)),
+                () -> live.get().get(WaitSettings.TABLE),
+                (groups, allowlist) -> {
+                  // The composition a session's MCP server will make, checked the same way.
+                  try {
+                    Composition.select(
+                        AllGroups.registry(services),
+                        String.join(",", groups),
+                        null,
+                        String.join(",", allowlist));
+                    return null;
+                  } catch (StartupException e) {
+                    return e.getMessage();
+                  }
+                }));
+    Thread hook = new Thread(daemon::stop, "cortex-server-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    io.err()
+        .println(
+            "cortex server "
+                + Version.get()
+                + ": webhook http://"
+                + server.webhookBind()
+                + ":"
+                + daemon.webhookPort()
+                + ", device hub "
+                + (server.hubKeystore() == null ? "ws" : "wss")
+                + "://"
+                + server.hubBind()
+                + ":"
+                + daemon.hubPort()
+                + " (stop with Ctrl-C or SIGTERM)");
+    daemon.awaitStop();
+    return CortexCommand.OK;
+  }
+
+  ServerSettings overridden(ServerSettings settings) {
+    return new ServerSettings(
+        webhookPort != null ? port(webhookPort, "--webhook-port") : settings.webhookPort(),
+        settings.webhookBind(),
+        hubPort != null ? port(hubPort, "--hub-port") : settings.hubPort(),
+        hubBind != null ? hubBind : settings.hubBind(),
+        settings.hubKeystore(),
+        settings.hubKeystorePasswordEnv(),
+        settings.shutdownGrace());
+  }
+
+  private static int port(int value, String flag) {
+    if (value < 0 || value > 65535) {
+      throw new StartupException(flag + " needs a port from 0 to 65535, got " + value);
+    }
+    return value;
+  }
+
+  /** {@code cortex server enroll NAME}. */
+  @Command(
+      name = "enroll",
+      mixinStandardHelpOptions = true,
+      description =
+          "Issue a one-time enrolment code for device NAME (adding it to machines.json if needed);"
+              + " on the device, 'cortex client --enroll CODE' exchanges it for the device's own"
+              + " credential.")
+  public static final class Enroll implements Callable<Integer> {
+    private final Io io;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The device's name.")
+    String name;
+
+    @Option(
+        names = "--platform",
+        paramLabel = "OS",
+        description = "linux, macos, windows or other, recorded in machines.json for a new device.")
+    String platform;
+
+    @Option(
+        names = "--description",
+        paramLabel = "TEXT",
+        description = "What the device is, for agents.")
+    String description;
+
+    public Enroll(Io io) {
+      this.io = io;
+    }
+
+    @Override
+    public Integer call() {
+      if (!Machines.NAME.matcher(name).matches()) {
+        return usage(
+            io, "'" + name + "' is not a device name: 1-64 letters, digits, '.', '_' or '-'");
+      }
+      if (platform != null
+          && !java.util.List.of("linux", "macos", "windows", "other").contains(platform)) {
+        return usage(io, "--platform must be linux, macos, windows or other");
+      }
+      Services services = new Services(io);
+      CortexHome home = io.home();
+      Path registry = home.root().resolve(Machines.FILE);
+      Machines machines;
+      try {
+        machines = Machines.read(registry);
+      } catch (IllegalArgumentException e) {
+        io.err().println("cortex: " + e.getMessage() + " (" + registry + "); fix it first.");
+        return CortexCommand.FAILED;
+      }
+      if (machines.machines().get(name) == null || platform != null || description != null) {
+        Machines.Machine existing = machines.machines().get(name);
+        Machines.Machine entry =
+            new Machines.Machine(
+                name,
+                platform != null ? platform : existing == null ? null : existing.platform(),
+                description != null
+                    ? description
+                    : existing == null ? null : existing.description(),
+                true);
+        CortexHome.writeAtomically(registry, machines.with(entry));
+        io.err()
+            .println(
+                "cortex: " + (existing == null ? "added " : "updated ") + name + " in " + registry);
+      } else if (!machines.machines().get(name).enabled()) {
+        io.err()
+            .println(
+                "cortex: "
+                    + name
+                    + " is disabled in "
+                    + registry
+                    + "; enable it there to connect.");
+      }
+      DeviceSettings devices = services.settings().get(DeviceSettings.TABLE);
+      DeviceCredentials.Enrolment enrolment =
+          new DeviceCredentials(services.database(), Clock.systemUTC())
+              .enrol(name, devices.enrolmentValidFor());
+      ServerSettings server = services.settings().get(ServerSettings.TABLE);
+      io.out().println(enrolment.code());
+      io.err()
+          .println(
+              "One-time code for "
+                  + name
+                  + ", valid until "
+                  + DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")
+                      .withZone(ZoneId.systemDefault())
+                      .format(enrolment.expiresAt())
+                  + ". On the device run:\n  cortex client --server "
+                  + (server.hubKeystore() == null ? "ws" : "wss")
+                  + "://<this-host>:"
+                  + server.hubPort()
+                  + " --name "
+                  + name
+                  + " --enroll "
+                  + enrolment.code());
+      return CortexCommand.OK;
+    }
+  }
+
+  /** {@code cortex server revoke NAME}. */
+  @Command(
+      name = "revoke",
+      mixinStandardHelpOptions = true,
+      description =
+          "Revoke device NAME's credential (and unused codes); a running server drops its"
+              + " connection at once.")
+  public static final class Revoke implements Callable<Integer> {
+    private final Io io;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The device's name.")
+    String name;
+
+    public Revoke(Io io) {
+      this.io = io;
+    }
+
+    @Override
+    public Integer call() {
+      if (!Machines.NAME.matcher(name).matches()) {
+        return usage(io, "'" + name + "' is not a device name");
+      }
+      Services services = new Services(io);
+      boolean revoked = new DeviceCredentials(services.database(), Clock.systemUTC()).revoke(name);
+      String dropped = "";
+      try {
+        io.agentServer()
+            .post(
+                Webhook.DEVICE_REVOKED,
+                new Webhook.DeviceRevoked(name),
+                Duration.ofSeconds(10),
+                Cancellation.NONE,
+                event -> {});
+        dropped = " The running server dropped its connection.";
+      } catch (CodedException e) {
+        dropped = " (No running server was told: " + e.getMessage() + ")";
+      }
+      if (!revoked) {
+        io.err().println("cortex: " + name + " had no credential or code to revoke." + dropped);
+        return CortexCommand.FAILED;
+      }
+      io.err().println("cortex: revoked " + name + "'s credential." + dropped);
+      return CortexCommand.OK;
+    }
+  }
+
+  public static int usage(Io io, String message) {
+    io.err().println("cortex: " + message);
+    return CortexCommand.USAGE;
+  }
+}

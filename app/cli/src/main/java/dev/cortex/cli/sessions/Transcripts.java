@@ -1,0 +1,39 @@
+package dev.cortex.cli.sessions;
+
+import java.io.PrintStream;
+import tools.jackson.databind.JsonNode;
+
+/** Transcript entries as a person reads them on a terminal. */
+final class Transcripts {
+  private static final int PREVIEW = 200;
+
+  private Transcripts() {}
+
+  static void print(PrintStream out, JsonNode entry) {
+    JsonNode body = entry.path("body");
+    switch (entry.path("kind").asString("")) {
+      case "user" -> out.println("you: " + body.path("text").asString(""));
+      case "assistant" -> out.println(body.path("text").asString(""));
+      case "tool_use" ->
+          out.println(
+              "  → " + body.path("name").asString("") + " " + cut(body.path("input").toString()));
+      case "tool_result" ->
+          out.println(
+              "  ← "
+                  + cut(firstLine(body.path("content").asString("")))
+                  + (body.path("is_error").asBoolean(false) ? "  (error)" : ""));
+      case "system" -> out.println("[" + body.path("text").asString("") + "]");
+      case "note" -> out.println("[note: " + body.path("text").asString("") + "]");
+      default -> out.println(entry);
+    }
+  }
+
+  private static String firstLine(String text) {
+    int newline = text.indexOf('\n');
+    return newline < 0 ? text : text.substring(0, newline) + " …";
+  }
+
+  private static String cut(String text) {
+    return text.length() <= PREVIEW ? text : text.substring(0, PREVIEW) + "…";
+  }
+}
