@@ -3,6 +3,7 @@ package dev.cortex.cli.server;
 import dev.cortex.base.Cancellation;
 import dev.cortex.base.CodedException;
 import dev.cortex.base.CortexHome;
+import dev.cortex.base.ProcessClock;
 import dev.cortex.base.StartupException;
 import dev.cortex.cli.AllGroups;
 import dev.cortex.cli.CortexCommand;
@@ -107,7 +108,7 @@ public final class ServerCommand implements Callable<Integer> {
                 () ->
                     McpConfigFiles.write(
                         home.configDir(), AllGroups.registry(services), Launcher.command(io)),
-                Clock.systemUTC(),
+                ProcessClock.fromSystemProperties(),
                 services.settings().get(SessionSettings.TABLE),
                 () -> live.get().get(Budgets.TABLE),
                 List.of(new CommandBackend(), new ClaudeBackend(home)),
