@@ -10,7 +10,6 @@ import dev.cortex.http.RequestGuard;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
-import dev.cortex.protocol.webhook.ErrorBody;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
 import dev.cortex.protocol.webhook.Webhook;
@@ -25,7 +24,6 @@ import dev.cortex.server.sessions.store.Executions;
 import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.SessionsSchema;
 import dev.cortex.server.waitpoints.Recipes;
-import dev.cortex.server.waitpoints.WaitException;
 import dev.cortex.server.waitpoints.WaitSettings;
 import dev.cortex.server.waitpoints.Waitpoints;
 import dev.cortex.server.waitpoints.WaitpointsSchema;
@@ -177,16 +175,7 @@ public final class Daemon implements AutoCloseable {
             new SessionWaker(sessions),
             options.waitSettings(),
             options.clock());
-    hub.signals(
-        (device, file) -> {
-          try {
-            return new HubMessage.SignalAck(
-                file.file(), waitpoints.signal(file.signal(), "device:" + device), null);
-          } catch (WaitException e) {
-            return new HubMessage.SignalAck(
-                file.file(), null, new ErrorBody(e.code(), e.getMessage()));
-          }
-        });
+    hub.signals(new DeviceSignals(waitpoints));
     WaitRoutes waitRoutes =
         new WaitRoutes(
             waitpoints,
@@ -292,23 +281,21 @@ public final class Daemon implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    sweeper.scheduleWithFixedDelay(
-        () -> {
-          try {
-            hub.evictSilent();
-            hubRoutes.sweep();
-            waitpoints.sweep();
-            spool.drain();
-            if (registry.reloadIfChanged()) {
-              hub.reconcile();
-            }
-          } catch (RuntimeException e) {
-            log.warn("housekeeping failed", e);
-          }
-        },
-        1,
-        1,
-        TimeUnit.SECONDS);
+    Housekeeping housekeeping =
+        new Housekeeping(
+            List.of(
+                new Housekeeping.Step("silent devices", hub::evictSilent),
+                new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
+                new Housekeeping.Step("waitpoints", waitpoints::sweep),
+                new Housekeeping.Step("the spool", spool::drain),
+                new Housekeeping.Step(
+                    Machines.FILE,
+                    () -> {
+                      if (registry.reloadIfChanged()) {
+                        hub.reconcile();
+                      }
+                    })));
+    sweeper.scheduleWithFixedDelay(housekeeping, 1, 1, TimeUnit.SECONDS);
 
     Path serverFile = options.home().dataDir().resolve(Webhook.SERVER_FILE);
     Daemon daemon = new Daemon(options, hub, registry, http, sweeper, sessions, serverFile);
