@@ -38,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,6 +75,8 @@ public final class Daemon implements AutoCloseable {
    *
    * @param writeClientConfigs writes the MCP client configuration files (skipped when {@code
    *     CORTEX_CONFIG_IMMUTABLE=1})
+   * @param settingsProblem what is wrong with the last edit of cortex.toml, if anything, for {@code
+   *     GET /health}
    */
   public record Options(
       CortexHome home,
@@ -88,7 +91,8 @@ public final class Daemon implements AutoCloseable {
       Supplier<Budgets> budgets,
       List<Backend> backends,
       Supplier<WaitSettings> waitSettings,
-      AllowlistCheck allowlists) {
+      AllowlistCheck allowlists,
+      Supplier<Optional<SettingsProblem>> settingsProblem) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -103,6 +107,7 @@ public final class Daemon implements AutoCloseable {
       backends = List.copyOf(backends);
       Objects.requireNonNull(waitSettings, "waitSettings");
       Objects.requireNonNull(allowlists, "allowlists");
+      Objects.requireNonNull(settingsProblem, "settingsProblem");
     }
 
     boolean immutable() {
@@ -149,7 +154,9 @@ public final class Daemon implements AutoCloseable {
     DeviceCredentials credentials = new DeviceCredentials(options.database(), options.clock());
     HubRoutes hubRoutes =
         new HubRoutes(hub, credentials, shared == null ? null : shared.strip(), options.version());
-    WebhookRoutes webhook = new WebhookRoutes(hub, options.version(), options.clock().instant());
+    WebhookRoutes webhook =
+        new WebhookRoutes(
+            hub, options.version(), options.clock().instant(), options.settingsProblem());
     java.util.concurrent.atomic.AtomicInteger boundWebhook =
         new java.util.concurrent.atomic.AtomicInteger();
     Map<String, Backend> backends = new java.util.LinkedHashMap<>();
