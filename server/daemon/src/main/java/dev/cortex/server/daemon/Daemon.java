@@ -201,7 +201,7 @@ public final class Daemon implements AutoCloseable {
             options.clock());
     SpoolDrain spool =
         new SpoolDrain(
-            new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, options.clock());
+            new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, Clock.systemUTC());
 
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
