@@ -19,7 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** cortex.toml while the server runs: edits take effect, bad ones leave the last good in force. */
+/**
+ * cortex.toml while the server runs: edits take effect, bad ones leave the last good in force (they
+ * used to make every read throw, which stopped the server's housekeeping).
+ */
 class LiveSettingsTest {
   static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
 

@@ -843,6 +843,11 @@ class WaitpointsIT {
     return texts;
   }
 
+  /**
+   * A bad edit of cortex.toml while the server ran used to make every read of the live settings
+   * throw: housekeeping stopped (coalesced fires, expiries, wakes, the spool), a stack trace was
+   * logged every second, signals that needed a setting were answered 500 and sessions send failed.
+   */
   @Test
   void aBadEditOfTheSettings_leavesTheLastGoodInForce_andHealthSaysSo_untilTheFileIsFixed()
       throws Exception {
