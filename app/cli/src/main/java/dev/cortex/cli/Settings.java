@@ -13,13 +13,9 @@ import dev.cortex.storage.StorageSettings;
 import dev.cortex.storage.Synchronous;
 import dev.cortex.workflows.EngineChoice;
 import dev.cortex.workflows.temporal.TemporalSettings;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The user's settings, {@code $CORTEX_HOME/config/cortex.toml} with environment variables over it:
@@ -44,35 +40,13 @@ public record Settings(CortexToml tables) {
   }
 
   /**
-   * The settings of a long-lived process, read again only when cortex.toml changes (its time or
-   * size), so that edits to budgets or waitpoint settings take effect without a file read on every
-   * use.
+   * The settings of a long-lived process, starting from {@code initial} (those it started with) and
+   * following the file's edits; a bad edit leaves the last good settings in force ({@link
+   * LiveSettings}).
    */
-  public static Supplier<Settings> live(CortexHome home, Map<String, String> env) {
-    Path file = home.configDir().resolve(CortexToml.FILE);
-    return new Supplier<>() {
-      private List<Object> stamp;
-      private Settings settings;
-
-      @Override
-      public synchronized Settings get() {
-        List<Object> now = stamp(file);
-        if (settings == null || !now.equals(stamp)) {
-          settings = load(home, env);
-          stamp = now;
-        }
-        return settings;
-      }
-    };
-  }
-
-  private static List<Object> stamp(Path file) {
-    try {
-      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-      return List.of(attributes.lastModifiedTime(), attributes.size());
-    } catch (IOException e) {
-      return List.of();
-    }
+  public static LiveSettings live(
+      CortexHome home, Map<String, String> env, Settings initial, Clock clock) {
+    return new LiveSettings(home, env, initial, clock);
   }
 
   public <T> T get(SettingsTable<T> table) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.StartupException;
+import dev.cortex.server.waitpoints.WaitSettings;
 import dev.cortex.testing.Checkout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,6 +91,17 @@ class SettingsTest {
     assertThat(settings.temporal().address()).isEqualTo("temporal.internal:7233");
     assertThat(settings.temporal().taskQueue()).isEqualTo("cortex");
     assertThat(settings.temporal().heartbeatTimeout()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void load_theExampleOfTheWaitpointsGuide_isTheDefaults() throws Exception {
+    String guide = Files.readString(Checkout.path("docs/waitpoints.md"));
+    int start = guide.indexOf("```toml\n[waitpoints]") + "```toml\n".length();
+    Files.writeString(file, guide.substring(start, guide.indexOf("```", start)));
+
+    Settings settings = Settings.load(home, Map.of());
+
+    assertThat(settings.get(WaitSettings.TABLE)).isEqualTo(WaitSettings.DEFAULTS);
   }
 
   @Test

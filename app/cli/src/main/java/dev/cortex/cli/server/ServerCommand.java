@@ -9,6 +9,7 @@ import dev.cortex.cli.AllGroups;
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Launcher;
+import dev.cortex.cli.LiveSettings;
 import dev.cortex.cli.Services;
 import dev.cortex.cli.Settings;
 import dev.cortex.cli.Version;
@@ -32,7 +33,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -95,7 +95,8 @@ public final class ServerCommand implements Callable<Integer> {
     Services services = new Services(io);
     ServerSettings server = overridden(services.settings().get(ServerSettings.TABLE));
     CortexHome home = io.home();
-    Supplier<Settings> live = Settings.live(home, io.env());
+    Clock clock = ProcessClock.fromSystemProperties();
+    LiveSettings live = Settings.live(home, io.env(), services.settings(), clock);
     Daemon daemon =
         Daemon.start(
             new Daemon.Options(
@@ -108,7 +109,7 @@ public final class ServerCommand implements Callable<Integer> {
                 () ->
                     McpConfigFiles.write(
                         home.configDir(), AllGroups.registry(services), Launcher.command(io)),
-                ProcessClock.fromSystemProperties(),
+                clock,
                 services.settings().get(SessionSettings.TABLE),
                 () -> live.get().get(Budgets.TABLE),
                 List.of(new CommandBackend(), new ClaudeBackend(home)),
@@ -125,7 +126,8 @@ public final class ServerCommand implements Callable<Integer> {
                   } catch (StartupException e) {
                     return e.getMessage();
                   }
-                }));
+                },
+                live::problem));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

@@ -10,7 +10,6 @@ import dev.cortex.http.RequestGuard;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
-import dev.cortex.protocol.webhook.ErrorBody;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
 import dev.cortex.protocol.webhook.Webhook;
@@ -25,7 +24,6 @@ import dev.cortex.server.sessions.store.Executions;
 import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.SessionsSchema;
 import dev.cortex.server.waitpoints.Recipes;
-import dev.cortex.server.waitpoints.WaitException;
 import dev.cortex.server.waitpoints.WaitSettings;
 import dev.cortex.server.waitpoints.Waitpoints;
 import dev.cortex.server.waitpoints.WaitpointsSchema;
@@ -40,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -76,6 +75,8 @@ public final class Daemon implements AutoCloseable {
    *
    * @param writeClientConfigs writes the MCP client configuration files (skipped when {@code
    *     CORTEX_CONFIG_IMMUTABLE=1})
+   * @param settingsProblem what is wrong with the last edit of cortex.toml, if anything, for {@code
+   *     GET /health}
    */
   public record Options(
       CortexHome home,
@@ -90,7 +91,8 @@ public final class Daemon implements AutoCloseable {
       Supplier<Budgets> budgets,
       List<Backend> backends,
       Supplier<WaitSettings> waitSettings,
-      AllowlistCheck allowlists) {
+      AllowlistCheck allowlists,
+      Supplier<Optional<SettingsProblem>> settingsProblem) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -105,6 +107,7 @@ public final class Daemon implements AutoCloseable {
       backends = List.copyOf(backends);
       Objects.requireNonNull(waitSettings, "waitSettings");
       Objects.requireNonNull(allowlists, "allowlists");
+      Objects.requireNonNull(settingsProblem, "settingsProblem");
     }
 
     boolean immutable() {
@@ -151,7 +154,9 @@ public final class Daemon implements AutoCloseable {
     DeviceCredentials credentials = new DeviceCredentials(options.database(), options.clock());
     HubRoutes hubRoutes =
         new HubRoutes(hub, credentials, shared == null ? null : shared.strip(), options.version());
-    WebhookRoutes webhook = new WebhookRoutes(hub, options.version(), options.clock().instant());
+    WebhookRoutes webhook =
+        new WebhookRoutes(
+            hub, options.version(), options.clock().instant(), options.settingsProblem());
     java.util.concurrent.atomic.AtomicInteger boundWebhook =
         new java.util.concurrent.atomic.AtomicInteger();
     Map<String, Backend> backends = new java.util.LinkedHashMap<>();
@@ -177,16 +182,7 @@ public final class Daemon implements AutoCloseable {
             new SessionWaker(sessions),
             options.waitSettings(),
             options.clock());
-    hub.signals(
-        (device, file) -> {
-          try {
-            return new HubMessage.SignalAck(
-                file.file(), waitpoints.signal(file.signal(), "device:" + device), null);
-          } catch (WaitException e) {
-            return new HubMessage.SignalAck(
-                file.file(), null, new ErrorBody(e.code(), e.getMessage()));
-          }
-        });
+    hub.signals(new DeviceSignals(waitpoints));
     WaitRoutes waitRoutes =
         new WaitRoutes(
             waitpoints,
@@ -205,7 +201,7 @@ public final class Daemon implements AutoCloseable {
             options.clock());
     SpoolDrain spool =
         new SpoolDrain(
-            new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, options.clock());
+            new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, Clock.systemUTC());
 
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
@@ -292,23 +288,21 @@ public final class Daemon implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    sweeper.scheduleWithFixedDelay(
-        () -> {
-          try {
-            hub.evictSilent();
-            hubRoutes.sweep();
-            waitpoints.sweep();
-            spool.drain();
-            if (registry.reloadIfChanged()) {
-              hub.reconcile();
-            }
-          } catch (RuntimeException e) {
-            log.warn("housekeeping failed", e);
-          }
-        },
-        1,
-        1,
-        TimeUnit.SECONDS);
+    Housekeeping housekeeping =
+        new Housekeeping(
+            List.of(
+                new Housekeeping.Step("silent devices", hub::evictSilent),
+                new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
+                new Housekeeping.Step("waitpoints", waitpoints::sweep),
+                new Housekeeping.Step("the spool", spool::drain),
+                new Housekeeping.Step(
+                    Machines.FILE,
+                    () -> {
+                      if (registry.reloadIfChanged()) {
+                        hub.reconcile();
+                      }
+                    })));
+    sweeper.scheduleWithFixedDelay(housekeeping, 1, 1, TimeUnit.SECONDS);
 
     Path serverFile = options.home().dataDir().resolve(Webhook.SERVER_FILE);
     Daemon daemon = new Daemon(options, hub, registry, http, sweeper, sessions, serverFile);

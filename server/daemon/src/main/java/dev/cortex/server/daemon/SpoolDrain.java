@@ -22,18 +22,25 @@ final class SpoolDrain {
 
   private final Spool spool;
   private final Waitpoints waitpoints;
-  private final Clock clock;
+  private final Clock files;
 
-  SpoolDrain(Spool spool, Waitpoints waitpoints, Clock clock) {
+  /**
+   * A drain of {@code spool} into {@code waitpoints}.
+   *
+   * @param files the clock the files' modification times are read against, to tell a file still
+   *     being written: the file system's, i.e. the system's, even when the server's own clock runs
+   *     ahead of it for a test
+   */
+  SpoolDrain(Spool spool, Waitpoints waitpoints, Clock files) {
     this.spool = spool;
     this.waitpoints = waitpoints;
-    this.clock = clock;
+    this.files = files;
   }
 
   /** How many files were taken or moved aside. */
   int drain() {
     int handled = 0;
-    for (Spool.Entry entry : spool.take(BATCH, clock.instant())) {
+    for (Spool.Entry entry : spool.take(BATCH, files.instant())) {
       if (entry.problem() != null) {
         log.warn("spool file {} moved aside: {}", entry.name(), entry.problem());
         spool.reject(entry.file(), entry.problem());

@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -34,12 +36,18 @@ final class WebhookRoutes {
   private final DeviceHub hub;
   private final String version;
   private final Instant started;
+  private final Supplier<Optional<SettingsProblem>> settingsProblem;
   private final JsonRoutes routes;
 
-  WebhookRoutes(DeviceHub hub, String version, Instant started) {
+  WebhookRoutes(
+      DeviceHub hub,
+      String version,
+      Instant started,
+      Supplier<Optional<SettingsProblem>> settingsProblem) {
     this.hub = hub;
     this.version = version;
     this.started = started;
+    this.settingsProblem = settingsProblem;
     this.routes = new JsonRoutes(version);
   }
 
@@ -183,10 +191,27 @@ final class WebhookRoutes {
         health.put("uptime_seconds", Duration.between(started, hub.now()).toSeconds());
         health.put("devices_registered", hub.machines().enabled().size());
         health.put("devices_online", hub.online().stream().map(DeviceConnection::name).toList());
+        health.put("settings", settingsHealth());
         JsonBodies.send(response, callback, hub.stopping() ? 503 : 200, health);
         return true;
       }
     };
+  }
+
+  /**
+   * {@code {"status": "ok"}}, or {@code "invalid"} with the problem of cortex.toml's last edit and
+   * since when (the last good settings stay in force meanwhile).
+   */
+  private Map<String, Object> settingsHealth() {
+    Map<String, Object> settings = new LinkedHashMap<>();
+    Optional<SettingsProblem> problem = settingsProblem.get();
+    settings.put("status", problem.isEmpty() ? "ok" : "invalid");
+    problem.ifPresent(
+        p -> {
+          settings.put("problem", p.message());
+          settings.put("since", p.since().toString());
+        });
+    return settings;
   }
 
   /** A command's output as event lines, up to {@link #MAX_STREAMED_CHARS}. */

@@ -13,7 +13,7 @@ import java.util.Set;
  * [waitpoints]
  * coalesce = "3s"            # once a quorum of several is reached, reports arriving this soon join the wake
  * max_wakes_per_hour = 20    # wakes one waitpoint may cause in an hour; later ones wait and come together
- * keep_resolved = "30d"      # how long an ended waitpoint is kept, so a late signal hears "already resolved"
+ * keep_resolved = "720h"     # how long an ended waitpoint is kept, so a late signal hears "already resolved"
  * </pre>
  */
 public record WaitSettings(Duration coalesce, int maxWakesPerHour, Duration keepResolved) {
@@ -45,7 +45,7 @@ public record WaitSettings(Duration coalesce, int maxWakesPerHour, Duration keep
           }
           Duration keep = values.duration("keep_resolved", DEFAULTS.keepResolved());
           if (keep.compareTo(Duration.ofHours(1)) < 0 || keep.compareTo(Duration.ofDays(365)) > 0) {
-            throw values.problem("keep_resolved", "use a duration from 1h to 365d");
+            throw values.problem("keep_resolved", "use a duration from 1h to 8760h (365 days)");
           }
           return new WaitSettings(
               coalesce,

@@ -15,7 +15,8 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The SQL of waitpoints, their signals and wakes; every method runs in its caller's transaction.
+ * The SQL of waitpoints and the signals they received ({@code waitpoints}, {@code wait_signals});
+ * the wakes they owe are {@link WakeStore}'s. Every method runs in its caller's transaction.
  */
 final class WaitStore {
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
@@ -255,124 +256,6 @@ final class WaitStore {
         rs.getString("via"));
   }
 
-  /** A wake owed to a session. */
-  record Wake(
-      long id,
-      String waitpointId,
-      String sessionId,
-      String kind,
-      Integer firstRound,
-      Integer lastRound,
-      String status,
-      String warning,
-      Instant waitedFrom,
-      Instant createdAt,
-      Instant dueAt) {}
-
-  static long insertWake(
-      Connection c,
-      Waitpoint w,
-      String kind,
-      Integer round,
-      String status,
-      String warning,
-      Instant waitedFrom,
-      Instant at,
-      Instant due)
-      throws SQLException {
-    Sql.update(
-        c,
-        "INSERT INTO wait_wakes (waitpoint_id, session_id, kind, first_round, last_round, status,"
-            + " warning, waited_from, created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        w.id(),
-        w.sessionId(),
-        kind,
-        round,
-        round,
-        status,
-        warning,
-        waitedFrom,
-        at,
-        due);
-    return Sql.one(c, "SELECT last_insert_rowid()", rs -> rs.getLong(1));
-  }
-
-  /** A fire wake of the waitpoint held back by the rate cap and not yet taken, or null. */
-  static Long heldBack(Connection c, String waitpointId, Instant now) throws SQLException {
-    return Sql.one(
-        c,
-        "SELECT id FROM wait_wakes WHERE waitpoint_id = ? AND kind = 'fire' AND due_at > ?"
-            + " AND claimed_at IS NULL ORDER BY id LIMIT 1",
-        rs -> rs.getLong(1),
-        waitpointId,
-        now);
-  }
-
-  /** Adds a round to a wake held back. */
-  static void extend(Connection c, long wakeId, int round, String status) throws SQLException {
-    Sql.update(
-        c,
-        "UPDATE wait_wakes SET last_round = ?,"
-            + " status = CASE WHEN status = 'fail' THEN 'fail' ELSE ? END WHERE id = ?",
-        round,
-        status,
-        wakeId);
-  }
-
-  /** When the fire wakes of a waitpoint since {@code since} are (or were) due, oldest first. */
-  static List<Instant> fireDues(Connection c, String waitpointId, Instant since)
-      throws SQLException {
-    return Sql.query(
-        c,
-        "SELECT due_at FROM wait_wakes WHERE waitpoint_id = ? AND kind = 'fire' AND due_at > ?"
-            + " ORDER BY due_at",
-        rs -> Sql.instant(rs.getString(1)),
-        waitpointId,
-        since);
-  }
-
-  static Wake wake(Connection c, long id) throws SQLException {
-    return Sql.one(c, "SELECT * FROM wait_wakes WHERE id = ?", WaitStore::wake, id);
-  }
-
-  /** Wakes due and not yet taken, oldest first. */
-  static List<Wake> due(Connection c, Instant now, int limit) throws SQLException {
-    return Sql.query(
-        c,
-        "SELECT * FROM wait_wakes WHERE delivered_at IS NULL AND claimed_at IS NULL"
-            + " AND due_at <= ? ORDER BY id LIMIT ?",
-        WaitStore::wake,
-        now,
-        limit);
-  }
-
-  /** Takes a wake for delivery; false when another thread has it. */
-  static boolean claim(Connection c, long id, Instant now) throws SQLException {
-    return Sql.update(
-            c,
-            "UPDATE wait_wakes SET claimed_at = ? WHERE id = ? AND claimed_at IS NULL"
-                + " AND delivered_at IS NULL",
-            now,
-            id)
-        == 1;
-  }
-
-  static void unclaim(Connection c, long id) throws SQLException {
-    Sql.update(c, "UPDATE wait_wakes SET claimed_at = NULL WHERE id = ?", id);
-  }
-
-  /** After a restart: wakes taken but not marked delivered are taken again. */
-  static int releaseClaims(Connection c) throws SQLException {
-    return Sql.update(
-        c,
-        "UPDATE wait_wakes SET claimed_at = NULL"
-            + " WHERE claimed_at IS NOT NULL AND delivered_at IS NULL");
-  }
-
-  static void delivered(Connection c, long id, Instant at, String error) throws SQLException {
-    Sql.update(c, "UPDATE wait_wakes SET delivered_at = ?, error = ? WHERE id = ?", at, error, id);
-  }
-
   /** Removes waitpoints that ended before {@code before} and owe no wake. */
   static int prune(Connection c, Instant before) throws SQLException {
     return Sql.update(
@@ -381,26 +264,6 @@ final class WaitStore {
             + " AND ended_at < ? AND NOT EXISTS (SELECT 1 FROM wait_wakes"
             + " WHERE wait_wakes.waitpoint_id = waitpoints.id AND delivered_at IS NULL)",
         before);
-  }
-
-  private static Wake wake(ResultSet rs) throws SQLException {
-    return new Wake(
-        rs.getLong("id"),
-        rs.getString("waitpoint_id"),
-        rs.getString("session_id"),
-        rs.getString("kind"),
-        integer(rs, "first_round"),
-        integer(rs, "last_round"),
-        rs.getString("status"),
-        rs.getString("warning"),
-        Sql.instant(rs.getString("waited_from")),
-        Sql.instant(rs.getString("created_at")),
-        Sql.instant(rs.getString("due_at")));
-  }
-
-  private static Integer integer(ResultSet rs, String column) throws SQLException {
-    Object value = rs.getObject(column);
-    return value == null ? null : ((Number) value).intValue();
   }
 
   private static Waitpoint waitpoint(ResultSet rs) throws SQLException {

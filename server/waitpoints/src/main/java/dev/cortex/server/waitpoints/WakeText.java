@@ -14,8 +14,7 @@ import java.util.List;
 final class WakeText {
   private WakeText() {}
 
-  static String fire(
-      Waitpoint w, WaitStore.Wake wake, List<Waits.Report> reports, boolean multipleRounds) {
+  static String fire(Waitpoint w, Wake wake, List<Waits.Report> reports, boolean multipleRounds) {
     StringBuilder text = new StringBuilder();
     String status = "fail".equals(wake.status()) ? "fail" : "ok";
     text.append("Waitpoint ")
@@ -54,7 +53,7 @@ final class WakeText {
     return text.toString();
   }
 
-  static String expired(Waitpoint w, WaitStore.Wake wake, List<Waits.Report> reports) {
+  static String expired(Waitpoint w, Wake wake, List<Waits.Report> reports) {
     StringBuilder text = new StringBuilder();
     text.append("Waitpoint ")
         .append(w.id())

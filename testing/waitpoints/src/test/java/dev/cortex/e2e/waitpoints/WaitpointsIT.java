@@ -12,12 +12,16 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,7 +39,8 @@ import tools.jackson.databind.JsonNode;
  * Waitpoints end to end: a real agent server, sessions whose turns a scripted program runs, the
  * wait_* tools over MCP for a session, and signals by {@code cortex signal}, by HTTP and by spool
  * files (on the server's machine and on a real device client, online or not). A wake is the
- * session's next user message; the tests count them in its transcript.
+ * session's next user message; the tests count them in its transcript. Coalescing windows, expiries
+ * and the hourly cap pass on the server's test clock, which the tests move forward.
  */
 class WaitpointsIT {
   @TempDir static Path home;
@@ -46,13 +51,15 @@ class WaitpointsIT {
   static Path agent;
   static final List<McpSyncClient> clients = new ArrayList<>();
 
-  /** Coalescing 2 s, three wakes an hour per waitpoint. */
+  /** Coalescing a minute of the server's clock, three wakes an hour per waitpoint. */
   static final String SETTINGS =
       """
       [waitpoints]
-      coalesce = "2s"
+      coalesce = "60s"
       max_wakes_per_hour = 3
       """;
+
+  static final Duration COALESCE = Duration.ofSeconds(60);
 
   @BeforeAll
   static void start() throws Exception {
@@ -68,6 +75,13 @@ class WaitpointsIT {
         new AgentServer(home, Map.of())
             .machines("{\"machines\": {\"box1\": {\"platform\": \"linux\"}}}")
             .start();
+    // Enrolled before any test moves the server's clock past the enrolment code's validity.
+    device();
+  }
+
+  /** The server's clock passes the coalescing window; its next housekeeping tick fires. */
+  static void windowPasses() throws IOException {
+    server.advanceClock(COALESCE);
   }
 
   @AfterAll
@@ -542,6 +556,9 @@ class WaitpointsIT {
         TestJson.JSON.readTree(post(signalBody(all, "ok", "s3")).body()).path("result");
     assertThat(third.path("fired").asBoolean()).isTrue();
     assertThat(third.path("state").asString()).isEqualTo("closing");
+    awaitIdle(session.id());
+    assertThat(wakes(session.id())).isEmpty();
+    windowPasses();
     String wake = awaitWakes(session.id(), 1).get(0);
     assertThat(wake).contains("3 of 3 members reported").contains("\"s1\"").contains("\"s3\"");
 
@@ -562,6 +579,7 @@ class WaitpointsIT {
     for (String member : List.of("a", "b", "c")) {
       assertThat(post(signalBody(two, "ok", member)).statusCode()).isEqualTo(200);
     }
+    windowPasses();
     List<String> wakes = awaitWakes(session.id(), 2);
     assertThat(wakes.get(1)).contains("\"two of three\"").contains("3 of 3 members reported");
     awaitIdle(session.id());
@@ -603,6 +621,7 @@ class WaitpointsIT {
     post(signalBody(patient, "fail", "a"));
     assertThat(check(session, id(patient)).get(0).path("state").asString()).isEqualTo("open");
     post(signalBody(patient, "ok", "b"));
+    windowPasses();
     List<String> wakes = awaitWakes(session.id(), 2);
     assertThat(wakes.get(1)).contains("\"patient\"").contains("fired: fail");
   }
@@ -656,6 +675,15 @@ class WaitpointsIT {
     assertThat(view.path("fires").asInt()).isEqualTo(5);
     awaitIdle(session.id());
     assertThat(wakes(session.id())).hasSize(4);
+
+    // An hour later the held-back wake comes, with the report it held.
+    server.advanceClock(Duration.ofHours(1));
+    assertThat(awaitWakes(session.id(), 5).get(4))
+        .contains("\"noisy\"")
+        .contains("ping 5")
+        .doesNotContain("ping 4");
+    awaitIdle(session.id());
+    assertThat(wakes(session.id())).hasSize(5);
   }
 
   @Test
@@ -667,7 +695,7 @@ class WaitpointsIT {
             .structured();
     assertThat(created.path("waitpoint").path("expires_at").asString())
         .isGreaterThan(created.path("waitpoint").path("created_at").asString());
-    sql("UPDATE waitpoints SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", id(created));
+    server.advanceClock(Duration.ofHours(1).plusMinutes(1));
     String notice = awaitWakes(session.id(), 1).get(0);
     assertThat(notice)
         .contains("\"slow eval\"")
@@ -783,10 +811,11 @@ class WaitpointsIT {
     JsonNode closing =
         TestJson.JSON.readTree(post(signalBody(created, "ok", "b")).body()).path("result");
     assertThat(closing.path("state").asString()).isEqualTo("closing");
-    // Killed hard within the coalescing window: the fire is recorded, no wake was delivered.
+    // Killed hard within the coalescing window: the quorum is recorded, no wake was delivered.
     server.process.destroyForcibly().waitFor();
     assertThat(wakes(home, session.id())).isEmpty();
     server.start();
+    windowPasses();
     assertThat(awaitWakes(session.id(), 1).get(0)).contains("\"killed\"").contains("2 of 2");
     awaitIdle(session.id());
     server.process.destroyForcibly().waitFor();
@@ -814,14 +843,122 @@ class WaitpointsIT {
     return texts;
   }
 
-  static void sql(String update, String argument) throws Exception {
-    try (Connection c =
-            DriverManager.getConnection("jdbc:sqlite:" + home.resolve("data/cortex.sqlite3"));
-        PreparedStatement statement = c.prepareStatement(update)) {
-      c.createStatement().execute("PRAGMA busy_timeout = 10000");
-      statement.setString(1, argument);
-      assertThat(statement.executeUpdate()).isEqualTo(1);
+  /**
+   * A bad edit of cortex.toml while the server ran used to make every read of the live settings
+   * throw: housekeeping stopped (coalesced fires, expiries, wakes, the spool), a stack trace was
+   * logged every second, signals that needed a setting were answered 500 and sessions send failed.
+   */
+  @Test
+  void aBadEditOfTheSettings_leavesTheLastGoodInForce_andHealthSaysSo_untilTheFileIsFixed()
+      throws Exception {
+    Session session = session();
+    try {
+      writeSettings(SETTINGS.replace("coalesce = \"60s\"", "coalesce = \"soon\""));
+      JsonNode broken = awaitSettings("invalid");
+      assertThat(broken.path("problem").asString())
+          .startsWith("cortex.toml: [waitpoints] coalesce: ")
+          .contains("'soon'")
+          .doesNotContain(home.toString());
+      assertThat(broken.path("since").asString()).isNotBlank();
+
+      // A signal that needs a setting is taken under the last good ones: a window of 60 s.
+      JsonNode quorum =
+          session
+              .create(
+                  Map.of(
+                      "label", "while broken", "intent", "carry on", "members", List.of("a", "b")))
+              .structured();
+      assertThat(post(signalBody(quorum, "ok", "a")).statusCode()).isEqualTo(200);
+      HttpResponse<String> closing = post(signalBody(quorum, "ok", "b"));
+      assertThat(closing.statusCode()).as(closing.body()).isEqualTo(200);
+      assertThat(TestJson.JSON.readTree(closing.body()).path("result").path("state").asString())
+          .isEqualTo("closing");
+      // The housekeeping goes on: the window passes and the wake comes; the spool is drained.
+      windowPasses();
+      assertThat(awaitWakes(session.id(), 1).get(0))
+          .contains("\"while broken\"")
+          .contains("2 of 2");
+      JsonNode spooled =
+          session.create(Map.of("label", "spooled while broken", "intent", "look")).structured();
+      dropInSpool("while-broken.json", signalBody(spooled, "ok", null));
+      assertThat(awaitWakes(session.id(), 2).get(1)).contains("\"spooled while broken\"");
+      awaitIdle(session.id());
+      CortexProcess.Finished sent =
+          CortexProcess.run(
+              CortexProcess.env(home), "sessions", "send", session.id(), "still there?");
+      assertThat(sent.exitCode()).as(sent.stderr()).isZero();
+      assertThat(occurrences(server.stderr.toString(), "the last good settings stay in force"))
+          .isEqualTo(1);
+
+      // The fixed file is read: its coalescing of 0 s fires a quorum at once.
+      writeSettings(SETTINGS.replace("coalesce = \"60s\"", "coalesce = \"0s\""));
+      awaitSettings("ok");
+      JsonNode after =
+          session
+              .create(Map.of("label", "fixed", "intent", "go on", "members", List.of("a", "b")))
+              .structured();
+      post(signalBody(after, "ok", "a"));
+      JsonNode fired =
+          TestJson.JSON.readTree(post(signalBody(after, "ok", "b")).body()).path("result");
+      assertThat(fired.path("state").asString()).isEqualTo("resolved");
+      assertThat(awaitWakes(session.id(), 3).get(2)).contains("\"fixed\"");
+      awaitIdle(session.id());
+    } finally {
+      writeSettings(SETTINGS);
     }
+    awaitSettings("ok");
+  }
+
+  /** Replaces cortex.toml at once, as an editor that saves by renaming does. */
+  static void writeSettings(String toml) throws IOException {
+    Path file = home.resolve("config/cortex.toml");
+    Path next = file.resolveSibling(".cortex.toml.next");
+    Files.writeString(next, toml);
+    Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Drops a signal file into the server's spool, atomically. */
+  static void dropInSpool(String name, Map<String, Object> signal) throws IOException {
+    Path spool = Files.createDirectories(home.resolve("spool"));
+    Path temporary = spool.resolve("." + name);
+    Files.writeString(temporary, TestJson.JSON.writeValueAsString(signal));
+    Files.move(temporary, spool.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** The settings entry of GET /health once its status is {@code status}. */
+  static JsonNode awaitSettings(String status) {
+    JsonNode[] seen = new JsonNode[1];
+    Eventually.until(
+        "settings " + status + " in /health",
+        AgentServer.LIMIT,
+        () -> {
+          try {
+            HttpResponse<String> health =
+                AgentServer.HTTP.send(
+                    HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + server.webhookPort + "/health"))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            seen[0] = TestJson.JSON.readTree(health.body()).path("settings");
+            return health.statusCode() == 200 && seen[0].path("status").asString().equals(status);
+          } catch (IOException e) {
+            return false;
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+          }
+        });
+    return seen[0];
+  }
+
+  static int occurrences(String text, String part) {
+    int count = 0;
+    for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+      count++;
+    }
+    return count;
   }
 
   @Test

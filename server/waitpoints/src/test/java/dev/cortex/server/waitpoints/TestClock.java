@@ -1,0 +1,35 @@
+package dev.cortex.server.waitpoints;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock the tests move by hand. */
+final class TestClock extends Clock {
+  private volatile Instant now;
+
+  TestClock(Instant now) {
+    this.now = now;
+  }
+
+  void advance(Duration by) {
+    now = now.plus(by);
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    return this;
+  }
+
+  @Override
+  public Instant instant() {
+    return now;
+  }
+}
