@@ -151,18 +151,17 @@ final class WebhookRoutes {
     Machines machines = hub.machines();
     List<Map<String, Object>> devices = new ArrayList<>();
     for (Machines.Machine machine : machines.enabled()) {
-      DeviceConnection connection = hub.connection(machine.name());
+      DeviceLink link = hub.link(machine.name());
       Map<String, Object> device = new LinkedHashMap<>();
       device.put("name", machine.name());
-      device.put(
-          "platform", connection != null ? connection.hello().platform() : machine.platform());
+      device.put("platform", link != null ? link.hello().platform() : machine.platform());
       device.put("description", machine.description());
-      device.put("online", connection != null);
-      if (connection != null) {
-        device.put("connected_at", connection.connectedAt().toString());
-        device.put("version", connection.hello().version());
-        device.put("capabilities", connection.hello().capabilities());
-        device.put("running", connection.running());
+      device.put("online", link != null);
+      if (link != null) {
+        device.put("connected_at", link.connectedAt().toString());
+        device.put("version", link.hello().version());
+        device.put("capabilities", link.hello().capabilities());
+        device.put("running", link.running());
       }
       devices.add(device);
     }
@@ -182,7 +181,7 @@ final class WebhookRoutes {
         health.put("hub_protocol", dev.cortex.protocol.hub.Hub.VERSION);
         health.put("uptime_seconds", Duration.between(started, hub.now()).toSeconds());
         health.put("devices_registered", hub.machines().enabled().size());
-        health.put("devices_online", hub.online().stream().map(DeviceConnection::name).toList());
+        health.put("devices_online", hub.online().stream().map(DeviceLink::name).toList());
         JsonBodies.send(response, callback, hub.stopping() ? 503 : 200, health);
         return true;
       }

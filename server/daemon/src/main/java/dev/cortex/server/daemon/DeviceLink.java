@@ -15,12 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One device connected to the hub, after its hello: its WebSocket, what it said of itself, when it
- * was last heard, and the commands it is running. Every pending command ends exactly once: with the
- * device's result, or failed when the device goes away, is evicted, or the hub shuts down.
+ * The daemon's live link to one admitted device: its WebSocket, what it said of itself in its
+ * hello, when it was last heard, and the commands it is running. Every pending command ends exactly
+ * once: with the device's result, or failed when the device goes away, is evicted, or the hub shuts
+ * down.
  */
-final class DeviceConnection {
-  private static final Logger log = LoggerFactory.getLogger(DeviceConnection.class);
+final class DeviceLink {
+  private static final Logger log = LoggerFactory.getLogger(DeviceLink.class);
 
   private final Session session;
   private final HubMessage.Hello hello;
@@ -31,7 +32,7 @@ final class DeviceConnection {
   /** A command awaiting its result, and where its output goes meanwhile. */
   record Pending(CompletableFuture<HubMessage.Result> result, BiConsumer<String, String> output) {}
 
-  DeviceConnection(Session session, HubMessage.Hello hello, Instant now) {
+  DeviceLink(Session session, HubMessage.Hello hello, Instant now) {
     this.session = session;
     this.hello = hello;
     this.connectedAt = now;
