@@ -1,10 +1,12 @@
 package dev.cortex.device;
 
+import dev.cortex.process.Executables;
 import dev.cortex.process.Processes;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +71,8 @@ public final class DeviceAgent implements AutoCloseable {
             new FileActions(new AgentsChain(options.agentsHome())),
             new GlobAction(options.workingDirectory()),
             grep,
-            jobs);
+            jobs,
+            options.clock());
     this.spool = new DeviceSpool(options.spoolDir(), options.clock());
     this.ticker =
         Executors.newSingleThreadScheduledExecutor(
@@ -85,25 +88,14 @@ public final class DeviceAgent implements AutoCloseable {
     if ("java".equals(options.grepEngine())) {
       return null;
     }
-    String found = onPath(options);
+    String found =
+        Executables.find("rg", options.environment(), options.workingDirectory())
+            .map(Path::toString)
+            .orElse(null);
     if (found == null && "ripgrep".equals(options.grepEngine())) {
       throw new IllegalArgumentException("--grep-engine ripgrep: no rg on the PATH");
     }
     return found;
-  }
-
-  private static String onPath(ClientOptions options) {
-    String path = options.environment().getOrDefault("PATH", "");
-    for (String dir : path.split(java.io.File.pathSeparator)) {
-      if (dir.isEmpty()) {
-        continue;
-      }
-      java.nio.file.Path candidate = java.nio.file.Path.of(dir, "rg");
-      if (java.nio.file.Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    return null;
   }
 
   HubMessage.Hello hello() {

@@ -1,22 +1,18 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.base.Deadline;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.ErrorBody;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -60,6 +56,11 @@ final class DeviceHub {
 
   Instant now() {
     return clock.instant();
+  }
+
+  /** The clock the hub keeps time on: silences, and the deadlines of commands. */
+  Clock clock() {
+    return clock;
   }
 
   Machines machines() {
@@ -131,7 +132,7 @@ final class DeviceHub {
   }
 
   /**
-   * Runs a command on a device and waits for its result.
+   * Runs a command on a device and waits for its result until {@code deadline}.
    *
    * @param output receives (stream, data) chunks while it runs
    */
@@ -140,7 +141,7 @@ final class DeviceHub {
       String device,
       String action,
       JsonNode params,
-      Duration timeout,
+      Deadline deadline,
       BiConsumer<String, String> output) {
     if (stopping) {
       return failed(commandId, Codes.UNAVAILABLE, "The agent server is shutting down.");
@@ -161,28 +162,10 @@ final class DeviceHub {
       return failed(commandId, Codes.INVALID_ARGUMENT, "Command id '" + commandId + "' is in use.");
     }
     try {
-      CompletableFuture<HubMessage.Result> result =
-          link.start(new HubMessage.Command(commandId, action, params, timeout.toMillis()), output);
-      try {
-        return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        ErrorBody why =
-            new ErrorBody(
-                Codes.UNAVAILABLE,
-                "Device '"
-                    + device
-                    + "' gave no result within "
-                    + timeout.toSeconds()
-                    + " s; the command was told to stop.");
-        link.cancel(commandId, why);
-        return new HubMessage.Result(commandId, null, why);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        link.cancel(commandId, new ErrorBody(Codes.CANCELLED, "interrupted"));
-        return failed(commandId, Codes.CANCELLED, "Interrupted while waiting for the device.");
-      } catch (ExecutionException e) {
-        return failed(commandId, Codes.INTERNAL, "The command failed inside the hub.");
-      }
+      // The device gets what is left of the deadline (at least a millisecond: it refuses none).
+      long timeoutMillis = Math.max(1, deadline.remainingMillis());
+      return link.run(
+          new HubMessage.Command(commandId, action, params, timeoutMillis), deadline, output);
     } finally {
       byCommand.remove(commandId, link);
     }

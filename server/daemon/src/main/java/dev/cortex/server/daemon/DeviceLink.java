@@ -1,39 +1,58 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.base.Deadline;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.webhook.ErrorBody;
+import dev.cortex.protocol.webhook.ErrorBody.Codes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
-import org.eclipse.jetty.websocket.api.Callback;
-import org.eclipse.jetty.websocket.api.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's live link to one admitted device: its WebSocket, what it said of itself in its
  * hello, when it was last heard, and the commands it is running. Every pending command ends exactly
- * once: with the device's result, or failed when the device goes away, is evicted, or the hub shuts
- * down.
+ * once: with the device's result, at its deadline, or failed when the device goes away, is evicted,
+ * or the hub shuts down.
  */
 final class DeviceLink {
   private static final Logger log = LoggerFactory.getLogger(DeviceLink.class);
 
-  private final Session session;
+  /** How often a waiting command looks at its deadline's clock again. */
+  private static final Duration LOOK_AGAIN = Duration.ofSeconds(1);
+
+  private final Socket socket;
   private final HubMessage.Hello hello;
   private final Instant connectedAt;
   private volatile Instant lastHeard;
   private final Map<String, Pending> pending = new ConcurrentHashMap<>();
 
-  /** A command awaiting its result, and where its output goes meanwhile. */
-  record Pending(CompletableFuture<HubMessage.Result> result, BiConsumer<String, String> output) {}
+  /** The WebSocket under a link: what the link needs of it. */
+  interface Socket {
+    /** Sends one text frame; a failure to send shows as the socket closing. */
+    void send(String text);
 
-  DeviceLink(Session session, HubMessage.Hello hello, Instant now) {
-    this.session = session;
+    /** Closes the socket with a protocol close code. */
+    void close(int code, String reason);
+
+    boolean isOpen();
+  }
+
+  /** A command awaiting its result, and where its output goes meanwhile. */
+  private record Pending(
+      CompletableFuture<HubMessage.Result> result, BiConsumer<String, String> output) {}
+
+  DeviceLink(Socket socket, HubMessage.Hello hello, Instant now) {
+    this.socket = socket;
     this.hello = hello;
     this.connectedAt = now;
     this.lastHeard = now;
@@ -63,23 +82,63 @@ final class DeviceLink {
     return pending.size();
   }
 
-  /** Sends a message; a failure to send is logged and shows as the connection closing. */
+  /** Sends a message. */
   void send(HubMessage message) {
-    session.sendText(
-        WireJson.write(message),
-        Callback.from(
-            () -> {},
-            failure -> log.debug("sending to {} failed: {}", name(), failure.toString())));
+    socket.send(WireJson.write(message));
   }
 
-  /** Starts {@code command} and returns its future result. */
-  CompletableFuture<HubMessage.Result> start(
-      HubMessage.Command command, BiConsumer<String, String> output) {
+  /**
+   * Sends {@code command} and waits for its result until {@code deadline}, when the device is told
+   * to stop it and the result says so.
+   *
+   * @param output receives (stream, data) chunks while it runs
+   */
+  HubMessage.Result run(
+      HubMessage.Command command, Deadline deadline, BiConsumer<String, String> output) {
     Pending entry = new Pending(new CompletableFuture<>(), output);
     pending.put(command.id(), entry);
     entry.result().whenComplete((r, e) -> pending.remove(command.id(), entry));
     send(command);
-    return entry.result();
+    try {
+      while (true) {
+        try {
+          return entry.result().get(untilNextLook(deadline), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          if (deadline.expired()) {
+            return timedOut(command, entry);
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      cancel(command.id(), new ErrorBody(Codes.CANCELLED, "interrupted"));
+      return failed(command.id(), Codes.CANCELLED, "Interrupted while waiting for the device.");
+    } catch (ExecutionException e) {
+      return failed(command.id(), Codes.INTERNAL, "The command failed inside the hub.");
+    }
+  }
+
+  /**
+   * How long to wait before looking at the deadline again: what is left, or a second at most, so
+   * that a clock moved forward (in tests) is noticed.
+   */
+  private static long untilNextLook(Deadline deadline) {
+    return Math.min(deadline.remainingMillis(), LOOK_AGAIN.toMillis());
+  }
+
+  /** Tells the device to stop; the result that came first (a late one, or the failure) counts. */
+  private HubMessage.Result timedOut(HubMessage.Command command, Pending entry) {
+    long seconds = (command.timeoutMillis() + 999) / 1000;
+    ErrorBody why =
+        new ErrorBody(
+            Codes.UNAVAILABLE,
+            "Device '"
+                + name()
+                + "' gave no result within "
+                + seconds
+                + " s; the command was told to stop.");
+    cancel(command.id(), why);
+    return entry.result().getNow(new HubMessage.Result(command.id(), null, why));
   }
 
   /** Routes output of a running command; output of unknown commands is dropped. */
@@ -122,10 +181,14 @@ final class DeviceLink {
 
   /** Closes the WebSocket with a protocol close code. */
   void close(int code, String reason) {
-    session.close(code, reason, Callback.NOOP);
+    socket.close(code, reason);
   }
 
   boolean isOpen() {
-    return session.isOpen();
+    return socket.isOpen();
+  }
+
+  private static HubMessage.Result failed(String id, String code, String message) {
+    return new HubMessage.Result(id, null, new ErrorBody(code, message));
   }
 }

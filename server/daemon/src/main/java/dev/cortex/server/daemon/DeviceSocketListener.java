@@ -92,7 +92,8 @@ final class DeviceSocketListener implements Session.Listener.AutoDemanding {
           "this hub speaks protocol " + Hub.VERSION + ", the device " + hello.protocol());
       return;
     }
-    DeviceLink admitted = new DeviceLink(session, hello, hub.now());
+    DeviceLink admitted =
+        new DeviceLink(new JettySocket(session, hello.device()), hello, hub.now());
     DeviceHub.Refusal refusal = hub.admit(admitted);
     if (refusal != null) {
       close(refusal.code(), refusal.reason());
@@ -134,6 +135,28 @@ final class DeviceSocketListener implements Session.Listener.AutoDemanding {
   void closeUngreeted() {
     if (link == null && session != null && session.isOpen()) {
       close(Hub.CLOSE_BAD_HELLO, "no hello within 10 s");
+    }
+  }
+
+  /** A device's Jetty WebSocket as its link sees it. */
+  private record JettySocket(Session session, String device) implements DeviceLink.Socket {
+    @Override
+    public void send(String text) {
+      session.sendText(
+          text,
+          Callback.from(
+              () -> {},
+              failure -> log.debug("sending to {} failed: {}", device, failure.toString())));
+    }
+
+    @Override
+    public void close(int code, String reason) {
+      session.close(code, reason, Callback.NOOP);
+    }
+
+    @Override
+    public boolean isOpen() {
+      return session.isOpen();
     }
   }
 }
