@@ -15,8 +15,11 @@ import org.slf4j.LoggerFactory;
  * The device agent's link to the hub over one WebSocket: says hello, answers heartbeats, hands
  * commands to the runner, sends the spool's signals, and reports how the connection ended. The
  * agent makes a new one for each connection it opens.
+ *
+ * <p>Public because Jetty calls a listener's methods through method handles, which need a public
+ * class; nothing outside the package uses it.
  */
-final class HubLink implements Session.Listener.AutoDemanding {
+public final class HubLink implements Session.Listener.AutoDemanding {
   private static final Logger log = LoggerFactory.getLogger(HubLink.class);
 
   /** How a connection ended: the close code and reason, and whether the hub ever welcomed it. */

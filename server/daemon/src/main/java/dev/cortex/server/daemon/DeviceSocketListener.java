@@ -13,8 +13,11 @@ import org.slf4j.LoggerFactory;
  * hands each message to the device's {@link DeviceLink}. The first message must be a hello that
  * names the device the upgrade authenticated (when it named one) and speaks protocol v1; after it,
  * heartbeats are echoed and output and results go to the commands they belong to.
+ *
+ * <p>Public because Jetty calls a listener's methods through method handles, which need a public
+ * class; nothing outside the package uses it.
  */
-final class DeviceSocketListener implements Session.Listener.AutoDemanding {
+public final class DeviceSocketListener implements Session.Listener.AutoDemanding {
   private static final Logger log = LoggerFactory.getLogger(DeviceSocketListener.class);
 
   private final DeviceHub hub;
