@@ -14,8 +14,10 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,6 +105,43 @@ class DevicesIT {
       throw new AssertionError(e);
     } catch (Exception e) {
       throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void commandPastItsDeadlineOnTheServersClock_failsAndIsStoppedOnTheDevice() throws Exception {
+    try (AgentServer server = server(Map.of()).start()) {
+      server.connect("box1", deviceHome, Map.of(), "--enroll", server.enrol("box1"));
+      Path pid = deviceHome.resolve("deadline.pid");
+      String body =
+          "{\"command_id\":\"deadline\",\"device\":\"box1\",\"action\":\"bash\",\"params\":"
+              + "{\"command\":\"echo $$ > "
+              + pid
+              + "; exec sleep 300\",\"timeout_seconds\":600},\"timeout_millis\":6000}";
+      CompletableFuture<HttpResponse<String>> pending =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return server.post(
+                      "/webhook/remote-command", body, Map.of("x-cortex-token", server.token()));
+                } catch (Exception e) {
+                  throw new CompletionException(e);
+                }
+              });
+      Eventually.until("the command to run", AgentServer.LIMIT, () -> Files.isRegularFile(pid));
+      long shell = Long.parseLong(Files.readString(pid).strip());
+
+      // Within the silence limit, so that the device is not evicted: only the deadline falls.
+      server.advanceClock(Duration.ofSeconds(7));
+
+      assertThat(pending.get(60, TimeUnit.SECONDS).body())
+          .contains("UNAVAILABLE")
+          .contains("Device 'box1' gave no result within 6 s; the command was told to stop.");
+      Eventually.until(
+          "the device to stop the command",
+          AgentServer.LIMIT,
+          () -> ProcessHandle.of(shell).map(h -> !h.isAlive()).orElse(true));
+      assertThat(server.online("box1")).isTrue();
     }
   }
 
@@ -264,9 +303,7 @@ class DevicesIT {
               .buildAsync(
                   URI.create("ws://127.0.0.1:" + server.hubPort + "/hub"),
                   new WebSocket.Listener() {});
-      assertThat(plain)
-          .as("plain ws to the TLS port")
-          .failsWithin(java.time.Duration.ofSeconds(30));
+      assertThat(plain).as("plain ws to the TLS port").failsWithin(Duration.ofSeconds(30));
       device.close();
     }
   }

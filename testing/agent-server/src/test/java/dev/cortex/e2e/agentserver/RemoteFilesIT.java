@@ -86,8 +86,10 @@ class RemoteFilesIT {
 
     McpSchema.CallToolResult result =
         client.callTool(
-            new McpSchema.CallToolRequest(
-                "remote_read", Map.of("device", "box1", "file_path", file.toString())));
+            McpSchema.CallToolRequest.builder()
+                .name("remote_read")
+                .arguments(Map.of("device", "box1", "file_path", file.toString()))
+                .build());
 
     JsonNode structured = TestJson.JSON.valueToTree(result.structuredContent());
     assertThat(structured.path("kind").asString()).isEqualTo("image");
@@ -113,8 +115,10 @@ class RemoteFilesIT {
 
     McpSchema.CallToolResult result =
         client.callTool(
-            new McpSchema.CallToolRequest(
-                "remote_read", Map.of("device", "box2", "file_path", file.toString())));
+            McpSchema.CallToolRequest.builder()
+                .name("remote_read")
+                .arguments(Map.of("device", "box2", "file_path", file.toString()))
+                .build());
 
     McpSchema.EmbeddedResource resource =
         (McpSchema.EmbeddedResource)
