@@ -86,10 +86,8 @@ class RemoteFilesIT {
 
     McpSchema.CallToolResult result =
         client.callTool(
-            McpSchema.CallToolRequest.builder()
-                .name("remote_read")
-                .arguments(Map.of("device", "box1", "file_path", file.toString()))
-                .build());
+            new McpSchema.CallToolRequest(
+                "remote_read", Map.of("device", "box1", "file_path", file.toString()), null));
 
     JsonNode structured = TestJson.JSON.valueToTree(result.structuredContent());
     assertThat(structured.path("kind").asString()).isEqualTo("image");
@@ -115,10 +113,8 @@ class RemoteFilesIT {
 
     McpSchema.CallToolResult result =
         client.callTool(
-            McpSchema.CallToolRequest.builder()
-                .name("remote_read")
-                .arguments(Map.of("device", "box2", "file_path", file.toString()))
-                .build());
+            new McpSchema.CallToolRequest(
+                "remote_read", Map.of("device", "box2", "file_path", file.toString()), null));
 
     McpSchema.EmbeddedResource resource =
         (McpSchema.EmbeddedResource)
