@@ -2,12 +2,15 @@ package dev.cortex.device;
 
 import dev.cortex.base.Cancellation;
 import dev.cortex.base.CancellationSignal;
+import dev.cortex.base.Deadline;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.Action;
 import dev.cortex.protocol.hub.Actions;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.webhook.ErrorBody;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -20,9 +23,10 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Carries out the hub's commands, each on a thread of its own: binds its parameters, runs the
- * action, streams output, and answers exactly one result. A cancel stops the command's process
- * group; the result then says so (the hub has usually stopped waiting).
+ * Carries out the hub's commands, each on a thread of its own: turns the command's timeout into its
+ * {@link Deadline} (the hub stops waiting then), binds its parameters, runs the action, streams
+ * output, and answers exactly one result. A cancel stops the command's process group; the result
+ * then says so (the hub has usually stopped waiting).
  */
 final class CommandRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(CommandRunner.class);
@@ -35,16 +39,24 @@ final class CommandRunner implements AutoCloseable {
   private final GlobAction glob;
   private final GrepAction grep;
   private final Jobs jobs;
+  private final Clock clock;
   private final ExecutorService threads;
   private final Semaphore slots = new Semaphore(MAX_RUNNING);
   private final Map<String, CancellationSignal> running = new ConcurrentHashMap<>();
 
-  CommandRunner(ShellAction shell, FileActions files, GlobAction glob, GrepAction grep, Jobs jobs) {
+  CommandRunner(
+      ShellAction shell,
+      FileActions files,
+      GlobAction glob,
+      GrepAction grep,
+      Jobs jobs,
+      Clock clock) {
     this.shell = shell;
     this.files = files;
     this.glob = glob;
     this.grep = grep;
     this.jobs = jobs;
+    this.clock = clock;
     this.threads =
         Executors.newCachedThreadPool(
             r -> {
@@ -106,6 +118,13 @@ final class CommandRunner implements AutoCloseable {
           Codes.UNSUPPORTED,
           "This device does not know the action '" + command.action() + "'.");
     }
+    if (command.timeoutMillis() <= 0) {
+      return failed(
+          command,
+          Codes.INVALID_ARGUMENT,
+          "A command needs a timeout_millis above 0; got " + command.timeoutMillis() + ".");
+    }
+    Deadline deadline = Deadline.after(Duration.ofMillis(command.timeoutMillis()), clock);
     try {
       Object params = WireJson.bind(command.params(), action.params());
       Object result =
@@ -114,8 +133,8 @@ final class CommandRunner implements AutoCloseable {
             case READ -> files.read((Actions.Read) params);
             case WRITE -> files.write((Actions.Write) params);
             case EDIT -> files.edit((Actions.Edit) params);
-            case GLOB -> glob.glob((Actions.Glob) params);
-            case GREP -> grep.grep((Actions.Grep) params);
+            case GLOB -> glob.glob((Actions.Glob) params, deadline);
+            case GREP -> grep.grep((Actions.Grep) params, deadline);
             case JOB -> jobs.handle((Actions.Job) params);
           };
       JsonNode tree = WireJson.tree(result);

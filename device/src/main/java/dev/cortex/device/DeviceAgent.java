@@ -1,10 +1,12 @@
 package dev.cortex.device;
 
+import dev.cortex.process.Executables;
 import dev.cortex.process.Processes;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +50,7 @@ public final class DeviceAgent implements AutoCloseable {
   private final ScheduledExecutorService ticker;
   private final DeviceSpool spool;
   private final Jobs jobs;
-  private volatile HubConnection current;
+  private volatile HubLink current;
   private volatile String failure;
 
   public DeviceAgent(ClientOptions options) {
@@ -69,7 +71,8 @@ public final class DeviceAgent implements AutoCloseable {
             new FileActions(new AgentsChain(options.agentsHome())),
             new GlobAction(options.workingDirectory()),
             grep,
-            jobs);
+            jobs,
+            options.clock());
     this.spool = new DeviceSpool(options.spoolDir(), options.clock());
     this.ticker =
         Executors.newSingleThreadScheduledExecutor(
@@ -85,25 +88,14 @@ public final class DeviceAgent implements AutoCloseable {
     if ("java".equals(options.grepEngine())) {
       return null;
     }
-    String found = onPath(options);
+    String found =
+        Executables.find("rg", options.environment(), options.workingDirectory())
+            .map(Path::toString)
+            .orElse(null);
     if (found == null && "ripgrep".equals(options.grepEngine())) {
       throw new IllegalArgumentException("--grep-engine ripgrep: no rg on the PATH");
     }
     return found;
-  }
-
-  private static String onPath(ClientOptions options) {
-    String path = options.environment().getOrDefault("PATH", "");
-    for (String dir : path.split(java.io.File.pathSeparator)) {
-      if (dir.isEmpty()) {
-        continue;
-      }
-      java.nio.file.Path candidate = java.nio.file.Path.of(dir, "rg");
-      if (java.nio.file.Files.isExecutable(candidate)) {
-        return candidate.toString();
-      }
-    }
-    return null;
   }
 
   HubMessage.Hello hello() {
@@ -169,8 +161,8 @@ public final class DeviceAgent implements AutoCloseable {
     Duration backoff = FIRST_BACKOFF;
     try {
       while (stop.getCount() > 0) {
-        HubConnection connection = new HubConnection(hello(), runner, spool, options.clock());
-        HubConnection.Ending ending = connect(client, connection, credential);
+        HubLink link = new HubLink(hello(), runner, spool, options.clock());
+        HubLink.Ending ending = connect(client, link, credential);
         current = null;
         if (stop.getCount() == 0) {
           break;
@@ -186,7 +178,7 @@ public final class DeviceAgent implements AutoCloseable {
         log.info(
             "disconnected ({}); reconnecting in {} ms",
             ending.reason() == null || ending.reason().isBlank()
-                ? HubConnection.describe(ending.code())
+                ? HubLink.describe(ending.code())
                 : ending.reason(),
             jittered);
         if (stop.await(jittered, TimeUnit.MILLISECONDS)) {
@@ -254,20 +246,19 @@ public final class DeviceAgent implements AutoCloseable {
     return client;
   }
 
-  private HubConnection.Ending connect(
-      WebSocketClient client, HubConnection connection, String credential)
+  private HubLink.Ending connect(WebSocketClient client, HubLink link, String credential)
       throws InterruptedException {
     ClientUpgradeRequest request = new ClientUpgradeRequest();
     request.setHeader("Authorization", "Bearer " + credential);
     request.setHeader(Hub.DEVICE_HEADER, options.name());
     try {
       CompletableFuture<org.eclipse.jetty.websocket.api.Session> session =
-          client.connect(connection, options.endpoint(), request);
+          client.connect(link, options.endpoint(), request);
       session.get(30, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof UpgradeException upgrade && upgrade.getResponseStatusCode() == 401) {
-        return new HubConnection.Ending(
+        return new HubLink.Ending(
             -1, "the hub did not accept this device's credential (HTTP 401)", false);
       }
       String why =
@@ -276,47 +267,45 @@ public final class DeviceAgent implements AutoCloseable {
               : cause == null
                   ? "unknown error"
                   : cause.getClass().getSimpleName() + ": " + cause.getMessage();
-      return new HubConnection.Ending(
+      return new HubLink.Ending(
           1006, "cannot connect to " + options.endpoint() + ": " + why, false);
     } catch (TimeoutException e) {
-      return new HubConnection.Ending(
-          1006, "connecting to " + options.endpoint() + " timed out", false);
+      return new HubLink.Ending(1006, "connecting to " + options.endpoint() + " timed out", false);
     } catch (IOException e) {
-      return new HubConnection.Ending(1006, "cannot connect: " + e.getMessage(), false);
+      return new HubLink.Ending(1006, "cannot connect: " + e.getMessage(), false);
     }
-    current = connection;
+    current = link;
     while (true) {
       try {
-        return connection.ended().get(1, TimeUnit.SECONDS);
+        return link.ended().get(1, TimeUnit.SECONDS);
       } catch (TimeoutException e) {
         if (stop.getCount() == 0) {
-          connection.close(1001, "the device client is stopping");
+          link.close(1001, "the device client is stopping");
           try {
-            return connection.ended().get(5, TimeUnit.SECONDS);
+            return link.ended().get(5, TimeUnit.SECONDS);
           } catch (ExecutionException | TimeoutException ignored) {
-            return new HubConnection.Ending(1001, "stopped", connection.welcomed());
+            return new HubLink.Ending(1001, "stopped", link.welcomed());
           }
         }
       } catch (ExecutionException e) {
-        return new HubConnection.Ending(1006, String.valueOf(e.getCause()), connection.welcomed());
+        return new HubLink.Ending(1006, String.valueOf(e.getCause()), link.welcomed());
       }
     }
   }
 
   /** Every 5 s: a heartbeat, and a check that the hub is still heard. */
   private void tick() {
-    HubConnection connection = current;
-    if (connection == null) {
+    HubLink link = current;
+    if (link == null) {
       return;
     }
-    if (Duration.between(connection.lastHeard(), options.clock().instant())
-            .compareTo(Hub.SILENCE_LIMIT)
+    if (Duration.between(link.lastHeard(), options.clock().instant()).compareTo(Hub.SILENCE_LIMIT)
         > 0) {
       log.warn("the hub was silent for over 15 s; reconnecting");
-      connection.close(Hub.CLOSE_HEARTBEAT_TIMEOUT, "the hub went silent");
+      link.close(Hub.CLOSE_HEARTBEAT_TIMEOUT, "the hub went silent");
       return;
     }
-    connection.heartbeat();
+    link.heartbeat();
   }
 
   private void flushSpool() {
@@ -325,12 +314,12 @@ public final class DeviceAgent implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("writing the signals of ended jobs failed", e);
     }
-    HubConnection connection = current;
-    if (connection == null) {
+    HubLink link = current;
+    if (link == null) {
       return;
     }
     try {
-      connection.flushSpool();
+      link.flushSpool();
     } catch (RuntimeException e) {
       log.warn("sending the spool's signals failed", e);
     }

@@ -1,5 +1,6 @@
 package dev.cortex.device;
 
+import dev.cortex.base.Deadline;
 import dev.cortex.protocol.hub.Actions;
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -14,7 +15,7 @@ import java.util.List;
 /**
  * Finds files by glob pattern ({@code **}/{@code *}/{@code ?}/{@code [..]}/{@code {a,b}}) under a
  * directory, most recently modified first. {@code **}/ also matches at the top, as shell and node
- * globs do.
+ * globs do. A walk still going at the command's deadline stops there, with what it found.
  */
 final class GlobAction {
   private final Path home;
@@ -23,7 +24,7 @@ final class GlobAction {
     this.home = home;
   }
 
-  Actions.GlobResult glob(Actions.Glob params) throws ActionException {
+  Actions.GlobResult glob(Actions.Glob params, Deadline deadline) throws ActionException {
     if (params.pattern() == null || params.pattern().isBlank()) {
       throw ActionException.invalid("pattern is required, e.g. '**/*.py'.");
     }
@@ -65,6 +66,9 @@ final class GlobAction {
               root,
               false,
               (file, attrs) -> {
+                if (deadline.expired()) {
+                  return false;
+                }
                 Path relative = root.relativize(file);
                 for (PathMatcher matcher : matchers) {
                   if (matcher.matches(relative)) {

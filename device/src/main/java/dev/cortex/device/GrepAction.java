@@ -1,5 +1,6 @@
 package dev.cortex.device;
 
+import dev.cortex.base.Deadline;
 import dev.cortex.process.ProcessResult;
 import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
@@ -18,7 +19,8 @@ import java.util.Map;
  * Searches file contents: with ripgrep when the device has it, else with {@link JavaSearch}, in the
  * same modes and output formats ({@code files_with_matches}, {@code count}, {@code content} with
  * context and line numbers). {@code offset} and {@code head_limit} page through the output's
- * entries (files, counts or lines).
+ * entries (files, counts or lines). A search ends after 5 minutes, or sooner at the command's
+ * deadline.
  */
 final class GrepAction {
   /** Output kept of one search, in characters. */
@@ -43,7 +45,7 @@ final class GrepAction {
     return ripgrep != null ? "ripgrep" : "java";
   }
 
-  Actions.GrepResult grep(Actions.Grep params) throws ActionException {
+  Actions.GrepResult grep(Actions.Grep params, Deadline deadline) throws ActionException {
     if (params.pattern() == null || params.pattern().isEmpty()) {
       throw ActionException.invalid("pattern is required.");
     }
@@ -56,8 +58,14 @@ final class GrepAction {
     if (!Files.exists(root)) {
       throw Paths.failure(root, new java.nio.file.NoSuchFileException(root.toString()));
     }
+    Deadline search = deadline.atMost(SEARCH_LIMIT);
     List<String> entries =
-        ripgrep != null ? ripgrep(params, mode, root) : new JavaSearch(params, mode, root).run();
+        ripgrep != null
+            ? ripgrep(params, mode, root, search)
+            : new JavaSearch(params, mode, root, search).run();
+    if (entries == null) {
+      throw outOfTime(search.at().isBefore(deadline.at()));
+    }
     int offset = params.offset() == null ? 0 : Math.max(0, params.offset());
     int limit = params.headLimit() == null || params.headLimit() <= 0 ? -1 : params.headLimit();
     List<String> page = entries.subList(Math.min(offset, entries.size()), entries.size());
@@ -103,7 +111,21 @@ final class GrepAction {
     };
   }
 
-  private List<String> ripgrep(Actions.Grep params, String mode, Path root) throws ActionException {
+  /**
+   * @param searchLimit whether the search's own 5 minutes ran out, rather than the command's time
+   */
+  private static ActionException outOfTime(boolean searchLimit) {
+    return new ActionException(
+        Codes.UNAVAILABLE,
+        (searchLimit
+                ? "The search took longer than 5 minutes"
+                : "The search did not finish in the command's time")
+            + "; narrow path, glob or type.");
+  }
+
+  /** The entries ripgrep printed, or null when it ran out of time. */
+  private List<String> ripgrep(Actions.Grep params, String mode, Path root, Deadline search)
+      throws ActionException {
     List<String> command = new ArrayList<>(List.of(ripgrep, "--no-config", "--color=never"));
     switch (mode) {
       case "files_with_matches" ->
@@ -132,12 +154,15 @@ final class GrepAction {
       command.addAll(List.of("--type", params.type()));
     }
     command.addAll(List.of("--regexp", params.pattern(), "--", root.toString()));
+    if (search.expired()) {
+      return null;
+    }
     ProcessResult result;
     try {
       result =
           Processes.start(
                   ProcessSpec.builder(command, environment)
-                      .timeout(SEARCH_LIMIT)
+                      .timeout(search.remaining())
                       .capture(MAX_OUTPUT_CHARS, 0)
                       .build(),
                   dev.cortex.process.OutputListener.NONE)
@@ -149,8 +174,7 @@ final class GrepAction {
       throw new ActionException(Codes.CANCELLED, "The search was cancelled.");
     }
     if (result.timedOut()) {
-      throw new ActionException(
-          Codes.UNAVAILABLE, "The search took longer than 5 minutes; narrow path, glob or type.");
+      return null;
     }
     if (result.exitCode() == 2 && result.stdout().totalBytes() == 0) {
       String error = result.stderr().text(StandardCharsets.UTF_8).strip();

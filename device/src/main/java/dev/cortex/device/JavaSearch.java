@@ -1,5 +1,6 @@
 package dev.cortex.device;
 
+import dev.cortex.base.Deadline;
 import dev.cortex.protocol.hub.Actions;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,11 +38,16 @@ final class JavaSearch {
   private final Actions.Grep params;
   private final String mode;
   private final Path root;
+  private final Deadline deadline;
 
-  JavaSearch(Actions.Grep params, String mode, Path root) {
+  /**
+   * @param deadline when the search gives up
+   */
+  JavaSearch(Actions.Grep params, String mode, Path root, Deadline deadline) {
     this.params = params;
     this.mode = mode;
     this.root = root;
+    this.deadline = deadline;
   }
 
   private static Map<String, List<String>> types() {
@@ -84,6 +90,7 @@ final class JavaSearch {
     return globs;
   }
 
+  /** The output's entries, or null when the deadline fell first. */
   List<String> run() throws ActionException {
     Pattern pattern = compile();
     List<PathMatcher> includes = new ArrayList<>();
@@ -110,6 +117,7 @@ final class JavaSearch {
     }
     record Hit(Path file, FileTime modified, List<String> lines) {}
     List<Hit> hits = new ArrayList<>();
+    boolean[] outOfTime = {false};
     try {
       if (Files.isRegularFile(root)) {
         List<String> lines = search(root, pattern);
@@ -121,6 +129,10 @@ final class JavaSearch {
             root,
             true,
             (file, attrs) -> {
+              if (deadline.expired()) {
+                outOfTime[0] = true;
+                return false;
+              }
               if (!selected(root.relativize(file), includes, excludes, typeMatchers)
                   || attrs.size() > MAX_FILE_BYTES) {
                 return true;
@@ -134,6 +146,9 @@ final class JavaSearch {
       }
     } catch (IOException e) {
       throw Paths.failure(root, e);
+    }
+    if (outOfTime[0]) {
+      return null;
     }
     if (mode.equals("files_with_matches")) {
       hits.sort(Comparator.comparing(Hit::modified).reversed());

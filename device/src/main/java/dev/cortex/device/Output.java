@@ -5,12 +5,14 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
  * Turns a process's output bytes into text chunks for the hub as they arrive: UTF-8 decoded across
  * chunk boundaries (a character split between two reads is kept for the next), malformed bytes
- * replaced, and no more than a cap streamed in all (the result carries the capture anyway).
+ * replaced, and no more than what is left of the command's allowance streamed (the streams of one
+ * command share it; the result carries the capture anyway).
  */
 final class Output {
   private final String stream;
@@ -20,18 +22,20 @@ final class Output {
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPLACE)
           .onUnmappableCharacter(CodingErrorAction.REPLACE);
-  private final long cap;
+  private final AtomicLong left;
   private ByteBuffer carry = ByteBuffer.allocate(0);
-  private long sent;
 
-  Output(String stream, long cap, BiConsumer<String, String> sink) {
+  /**
+   * @param left characters that may still be streamed, shared by the command's streams
+   */
+  Output(String stream, AtomicLong left, BiConsumer<String, String> sink) {
     this.stream = stream;
-    this.cap = cap;
+    this.left = left;
     this.sink = sink;
   }
 
   synchronized void accept(byte[] bytes, int offset, int length) {
-    if (sent >= cap) {
+    if (left.get() <= 0) {
       return;
     }
     ByteBuffer in = ByteBuffer.allocate(carry.remaining() + length);
@@ -42,7 +46,7 @@ final class Output {
     out.flip();
     if (out.hasRemaining()) {
       String text = out.toString();
-      sent += text.length();
+      left.addAndGet(-text.length());
       sink.accept(stream, text);
     }
   }

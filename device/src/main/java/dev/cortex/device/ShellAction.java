@@ -6,6 +6,7 @@ import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
 import dev.cortex.process.RunningProcess;
 import dev.cortex.protocol.hub.Actions;
+import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
@@ -85,8 +87,9 @@ final class ShellAction {
         windows
             ? List.of("cmd.exe", "/d", "/s", "/c", params.command())
             : List.of("bash", "-lc", "exec 2>&1\n" + params.command());
-    Output stdout = new Output("stdout", WebhookLimits.STREAMED_CHARS, output);
-    Output stderr = new Output("stderr", WebhookLimits.STREAMED_CHARS, output);
+    AtomicLong streamable = new AtomicLong(Hub.MAX_STREAMED_CHARS);
+    Output stdout = new Output("stdout", streamable, output);
+    Output stderr = new Output("stderr", streamable, output);
     RunningProcess process;
     try {
       process =
@@ -139,13 +142,5 @@ final class ShellAction {
         result.elapsed().toMillis(),
         note,
         null);
-  }
-
-  /** Limits of what the hub receives while a command runs. */
-  static final class WebhookLimits {
-    private WebhookLimits() {}
-
-    /** Characters of output streamed per command and stream; the result carries the capture. */
-    static final long STREAMED_CHARS = 1 << 20;
   }
 }

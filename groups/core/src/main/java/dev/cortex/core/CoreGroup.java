@@ -5,6 +5,7 @@ import dev.cortex.mcp.compose.CapabilityGroup;
 import dev.cortex.mcp.compose.GroupDescriptor;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.server.client.AgentServerClient;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -30,13 +31,18 @@ public final class CoreGroup {
    * agentServer}.
    */
   public static CapabilityGroup create(CortexHome home, AgentServerClient agentServer) {
-    Remote remote = new Remote(agentServer);
+    return create(home, agentServer, Clock.systemUTC());
+  }
+
+  /** The group as {@link #create(CortexHome, AgentServerClient)} makes it, on {@code clock}. */
+  static CapabilityGroup create(CortexHome home, AgentServerClient agentServer, Clock clock) {
+    Remote remote = new Remote(agentServer, clock);
     RemoteWrite write = new RemoteWrite(remote);
     RemoteSearch search = new RemoteSearch(remote);
     return DESCRIPTOR
         .group(
             List.of(
-                new RemoteBash(remote).spec(),
+                new RemoteBash(remote, new JobWake(agentServer, clock)).spec(),
                 new RemoteRead(remote).spec(),
                 write.write(),
                 write.edit(),

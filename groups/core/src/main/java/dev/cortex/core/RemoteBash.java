@@ -21,9 +21,11 @@ final class RemoteBash {
   private static final Duration ANSWER = Duration.ofSeconds(15);
 
   private final Remote remote;
+  private final JobWake wake;
 
-  RemoteBash(Remote remote) {
+  RemoteBash(Remote remote, JobWake wake) {
     this.remote = remote;
+    this.wake = wake;
   }
 
   record Arguments(
@@ -143,7 +145,7 @@ final class RemoteBash {
         args.wakeIntent() != null
             ? args.wakeIntent()
             : "See how the background job on " + args.device() + " ended and go on from there.";
-    return remote.createWaitpoint(
+    return wake.arm(
         call, new Waits.Create(null, label, intent, null, null, null, null, null, args.device()));
   }
 
@@ -151,17 +153,17 @@ final class RemoteBash {
     Arguments args = call.arguments(Arguments.class);
     int timeout = args.timeout() == null ? Actions.DEFAULT_TIMEOUT_SECONDS : args.timeout();
     boolean background = Boolean.TRUE.equals(args.runInBackground());
-    boolean wake = Boolean.TRUE.equals(args.wakeWhenDone());
-    if (!wake && args.wakeIntent() != null) {
+    boolean wakeWhenDone = Boolean.TRUE.equals(args.wakeWhenDone());
+    if (!wakeWhenDone && args.wakeIntent() != null) {
       throw new ToolException(ErrorCodes.INVALID_ARGUMENT, "wake_intent goes with wake_when_done.");
     }
-    if (wake && !background) {
+    if (wakeWhenDone && !background) {
       throw new ToolException(
           ErrorCodes.INVALID_ARGUMENT,
           "wake_when_done needs run_in_background: only a background job can wake you when it"
               + " ends.");
     }
-    Waits.Created waitpoint = wake ? arm(call, args) : null;
+    Waits.Created waitpoint = wakeWhenDone ? arm(call, args) : null;
     Actions.BashResult result;
     try {
       result =
@@ -181,7 +183,7 @@ final class RemoteBash {
               Actions.BashResult.class);
     } catch (RuntimeException e) {
       if (waitpoint != null) {
-        remote.cancelWaitpoint(call, waitpoint.waitpoint().id());
+        wake.cancel(call, waitpoint.waitpoint().id());
       }
       throw e;
     }

@@ -43,7 +43,7 @@ final class RemoteRead {
       Integer totalLines,
       boolean linesCut,
       Image image,
-      List<Remote.AgentsNote> agentsMd) {}
+      List<AgentsNote> agentsMd) {}
 
   ToolSpec spec() {
     return ToolSpec.builder(NAME, this::handle)
@@ -107,7 +107,7 @@ final class RemoteRead {
                             .required("sent_height", Schema.integer("Height sent."))
                             .required("scaled", Schema.bool("True when scaled down."))
                             .build()))
-                .required("agents_md", Remote.agentsSchema())
+                .required("agents_md", AgentsNote.schema())
                 .build())
         .hints(new ToolHints(true, false, true, true))
         .spillLimit(SPILL_CHARS)
@@ -125,8 +125,7 @@ final class RemoteRead {
             new Actions.Read(args.filePath(), args.offset(), args.limit(), true),
             Duration.ofSeconds(60),
             Actions.ReadResult.class);
-    List<Remote.AgentsNote> agents =
-        Remote.AgentsNote.of(remote.unseen(call, args.device(), read.agentsMd()));
+    List<AgentsNote> agents = AgentsNote.unseen(call, args.device(), read.agentsMd());
     if (read.kind().equals("text")) {
       return new Result(
           args.device(),

@@ -31,14 +31,14 @@ final class RemoteWrite {
       boolean created,
       long bytes,
       String lineEndings,
-      List<Remote.AgentsNote> agentsMd) {}
+      List<AgentsNote> agentsMd) {}
 
   record Edited(
       String device,
       String filePath,
       int replacements,
       String lineEndings,
-      List<Remote.AgentsNote> agentsMd) {}
+      List<AgentsNote> agentsMd) {}
 
   private static java.util.Map<String, Object> filePath() {
     return Schema.string("Absolute path of the file on the device.", 1, 4096);
@@ -68,7 +68,7 @@ final class RemoteWrite {
                 .required("bytes", Schema.integer("Bytes written."))
                 .required(
                     "line_endings", Schema.enumOf("The file's line endings now.", "lf", "crlf"))
-                .required("agents_md", Remote.agentsSchema())
+                .required("agents_md", AgentsNote.schema())
                 .build())
         .hints(new ToolHints(false, true, true, true))
         .blocking()
@@ -106,7 +106,7 @@ final class RemoteWrite {
                 .required("file_path", Schema.string("The file."))
                 .required("replacements", Schema.integer("How many occurrences were replaced."))
                 .required("line_endings", Schema.enumOf("The file's line endings.", "lf", "crlf"))
-                .required("agents_md", Remote.agentsSchema())
+                .required("agents_md", AgentsNote.schema())
                 .build())
         .hints(new ToolHints(false, true, false, true))
         .blocking()
@@ -129,7 +129,7 @@ final class RemoteWrite {
         result.created(),
         result.bytes(),
         result.lineEndings(),
-        Remote.AgentsNote.of(remote.unseen(call, args.device(), result.agentsMd())));
+        AgentsNote.unseen(call, args.device(), result.agentsMd()));
   }
 
   private Edited handleEdit(ToolCall call) {
@@ -152,6 +152,6 @@ final class RemoteWrite {
         args.filePath(),
         result.replacements(),
         result.lineEndings(),
-        Remote.AgentsNote.of(remote.unseen(call, args.device(), result.agentsMd())));
+        AgentsNote.unseen(call, args.device(), result.agentsMd()));
   }
 }

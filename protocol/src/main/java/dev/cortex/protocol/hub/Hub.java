@@ -34,6 +34,13 @@ public final class Hub {
   /** The largest message either side accepts. */
   public static final int MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
+  /**
+   * Characters of a command's output streamed while it runs, at most, in {@link HubMessage.Output}s
+   * from the device and in output events from the webhook; the result carries the device's whole
+   * capture anyway.
+   */
+  public static final int MAX_STREAMED_CHARS = 1 << 20;
+
   /** Close code: the device did not say its name. */
   public static final int CLOSE_MISSING_NAME = 4001;
 

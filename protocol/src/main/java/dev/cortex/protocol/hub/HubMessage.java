@@ -76,7 +76,8 @@ public sealed interface HubMessage {
    *
    * @param action one of {@link Action}'s wire names
    * @param params the action's parameters (the matching record of {@link Actions})
-   * @param timeoutMillis how long the hub waits for the result
+   * @param timeoutMillis how long the hub waits for the result: what is left of the command's
+   *     deadline, which the device takes as its own
    */
   record Command(String id, String action, JsonNode params, long timeoutMillis)
       implements HubMessage {

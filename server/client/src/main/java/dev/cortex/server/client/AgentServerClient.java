@@ -3,25 +3,24 @@ package dev.cortex.server.client;
 import dev.cortex.base.Cancellation;
 import dev.cortex.base.CodedException;
 import dev.cortex.base.CortexHome;
+import dev.cortex.base.Deadline;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.base.Json;
 import dev.cortex.protocol.webhook.Webhook;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -127,7 +126,8 @@ public final class AgentServerClient {
    * POSTs {@code body} as JSON to {@code route} and returns the answer's {@code result}.
    *
    * @param deadline the tool's own deadline; the request ends at it plus {@link
-   *     Webhook#ANSWER_MARGIN}, and never later than {@link Webhook#INFRASTRUCTURE_DEADLINE}
+   *     Webhook#ANSWER_MARGIN}, and never later than {@link Webhook#INFRASTRUCTURE_DEADLINE} from
+   *     now
    * @param events receives each event line before the result, on the calling thread
    * @throws CodedException {@code UNAVAILABLE} when the daemon cannot be reached, refuses or times
    *     out; the daemon's own code and message when it answers with an error
@@ -135,15 +135,40 @@ public final class AgentServerClient {
   public JsonNode post(
       String route,
       Object body,
-      Duration deadline,
+      Deadline deadline,
       Cancellation cancellation,
       Consumer<JsonNode> events) {
-    return send(route, body, limit(deadline), cancellation, events);
+    Deadline answer =
+        deadline.extendedBy(Webhook.ANSWER_MARGIN).atMost(Webhook.INFRASTRUCTURE_DEADLINE);
+    if (answer.expired()) {
+      throw new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "The call's time ran out before the agent server was asked; nothing was sent.");
+    }
+    return send(route, body, answer.remaining(), cancellation, events);
   }
 
   /**
-   * Like {@link #post}, for a person's command that follows a long answer (a session's turn): the
-   * request may last {@code limit}, beyond the tools' {@link Webhook#INFRASTRUCTURE_DEADLINE}.
+   * Like {@link #post(String, Object, Deadline, Cancellation, Consumer)}, with the tool's deadline
+   * {@code timeout} from now ({@code null}: the request may last {@link
+   * Webhook#INFRASTRUCTURE_DEADLINE}).
+   */
+  public JsonNode post(
+      String route,
+      Object body,
+      Duration timeout,
+      Cancellation cancellation,
+      Consumer<JsonNode> events) {
+    if (timeout == null) {
+      return send(route, body, Webhook.INFRASTRUCTURE_DEADLINE, cancellation, events);
+    }
+    return post(route, body, Deadline.after(timeout, Clock.systemUTC()), cancellation, events);
+  }
+
+  /**
+   * Like {@link #post(String, Object, Duration, Cancellation, Consumer)}, for a person's command
+   * that follows a long answer (a session's turn): the request may last {@code limit}, beyond the
+   * tools' {@link Webhook#INFRASTRUCTURE_DEADLINE}.
    */
   public JsonNode follow(
       String route,
@@ -181,25 +206,15 @@ public final class AgentServerClient {
             .build();
     CompletableFuture<HttpResponse<InputStream>> pending =
         client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-    Stopper stopper = new Stopper(pending, endpoint);
+    RequestStopper stopper = new RequestStopper(pending, host, port, limit);
     ScheduledFuture<?> timer =
         DEADLINES.schedule(stopper::expire, limit.toMillis(), TimeUnit.MILLISECONDS);
     try (Cancellation.Registration ignored = cancellation.onCancel(stopper::cancel)) {
-      return answer(route, endpoint, stopper.await(), stopper, limit, events);
+      return answer(route, endpoint, stopper.await(), stopper, events);
     } finally {
       timer.cancel(false);
       stopper.close();
     }
-  }
-
-  private static Duration limit(Duration deadline) {
-    if (deadline == null) {
-      return Webhook.INFRASTRUCTURE_DEADLINE;
-    }
-    Duration limit = deadline.plus(Webhook.ANSWER_MARGIN);
-    return limit.compareTo(Webhook.INFRASTRUCTURE_DEADLINE) > 0
-        ? Webhook.INFRASTRUCTURE_DEADLINE
-        : limit;
   }
 
   private static HttpClient client() {
@@ -224,8 +239,7 @@ public final class AgentServerClient {
       String route,
       Endpoint endpoint,
       HttpResponse<InputStream> response,
-      Stopper stopper,
-      Duration limit,
+      RequestStopper stopper,
       Consumer<JsonNode> events) {
     int status = response.statusCode();
     try (InputStream in = response.body()) {
@@ -246,14 +260,14 @@ public final class AgentServerClient {
         events.accept(node);
       }
     } catch (IOException | JacksonException e) {
-      stopper.rethrowIfStopped(limit);
+      stopper.rethrowIfStopped(true);
       log.debug("reading the answer of {} failed", route, e);
       throw new CodedException(
           ErrorCodes.UNAVAILABLE,
           "The agent server stopped answering (it may have been stopped or restarted); the request"
               + " may or may not have been carried out.");
     }
-    stopper.rethrowIfStopped(limit);
+    stopper.rethrowIfStopped(true);
     if (status != 200) {
       throw unexpectedStatus(status);
     }
@@ -293,110 +307,6 @@ public final class AgentServerClient {
     return new CodedException(
         ErrorCodes.UNAVAILABLE,
         "The agent server answered HTTP " + status + " without a usable body.");
-  }
-
-  /** Ends a pending request early: on the caller's cancel, or at the deadline. */
-  private static final class Stopper implements AutoCloseable {
-    private final CompletableFuture<HttpResponse<InputStream>> pending;
-    private final String host;
-    private final int port;
-    private volatile InputStream body;
-    private volatile String why;
-
-    Stopper(CompletableFuture<HttpResponse<InputStream>> pending, Endpoint endpoint) {
-      this.pending = pending;
-      this.host = endpoint.host();
-      this.port = endpoint.port();
-    }
-
-    void body(InputStream in) {
-      this.body = in;
-      if (why != null) {
-        close();
-      }
-    }
-
-    void cancel() {
-      stop("cancelled");
-    }
-
-    void expire() {
-      stop("expired");
-    }
-
-    private void stop(String reason) {
-      if (why == null) {
-        why = reason;
-      }
-      pending.cancel(true);
-      close();
-    }
-
-    HttpResponse<InputStream> await() {
-      try {
-        return pending.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new CodedException(
-            ErrorCodes.UNAVAILABLE, "Interrupted while waiting for the agent server.");
-      } catch (java.util.concurrent.CancellationException e) {
-        rethrowIfStopped(null);
-        throw new CodedException(
-            ErrorCodes.UNAVAILABLE, "The request to the agent server was cancelled.");
-      } catch (ExecutionException e) {
-        rethrowIfStopped(null);
-        Throwable cause = e.getCause();
-        if (cause instanceof ConnectException
-            || cause instanceof java.nio.channels.ClosedChannelException
-            || cause != null && cause.getCause() instanceof ConnectException) {
-          throw new CodedException(
-              ErrorCodes.UNAVAILABLE,
-              "The Cortex agent server is not running: nothing answers on "
-                  + host
-                  + ":"
-                  + port
-                  + ". Start it with 'cortex server' (or 'cortex server --detach').");
-        }
-        if (cause instanceof HttpTimeoutException) {
-          rethrowIfStopped(null);
-        }
-        log.debug("webhook request failed", cause);
-        throw new CodedException(
-            ErrorCodes.UNAVAILABLE,
-            "The agent server on "
-                + host
-                + ":"
-                + port
-                + " could not be reached: "
-                + (cause == null ? "unknown error" : cause.getClass().getSimpleName())
-                + ".");
-      }
-    }
-
-    void rethrowIfStopped(Duration limit) {
-      if ("cancelled".equals(why)) {
-        throw new CodedException(ErrorCodes.CANCELLED, "The call was cancelled by the client.");
-      }
-      if ("expired".equals(why)) {
-        throw new CodedException(
-            ErrorCodes.UNAVAILABLE,
-            "The agent server did not answer in time"
-                + (limit == null ? "" : " (" + limit.toSeconds() + " s)")
-                + "; the request may still be running there.");
-      }
-    }
-
-    @Override
-    public void close() {
-      InputStream in = body;
-      if (in != null) {
-        try {
-          in.close();
-        } catch (IOException e) {
-          // already closed
-        }
-      }
-    }
   }
 
   /** A secret whose {@code toString} never shows it. */

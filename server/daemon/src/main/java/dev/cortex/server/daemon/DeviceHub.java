@@ -1,22 +1,18 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.base.Deadline;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.ErrorBody;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -35,8 +31,8 @@ final class DeviceHub {
   private final Supplier<Machines> registry;
   private final Clock clock;
   private final DeviceSettings settings;
-  private final Map<String, DeviceConnection> connected = new ConcurrentHashMap<>();
-  private final Map<String, DeviceConnection> byCommand = new ConcurrentHashMap<>();
+  private final Map<String, DeviceLink> connected = new ConcurrentHashMap<>();
+  private final Map<String, DeviceLink> byCommand = new ConcurrentHashMap<>();
   private final Map<String, HubMessage.Hello> hellos = new ConcurrentHashMap<>();
   private volatile SignalSink signals =
       (device, file) ->
@@ -62,6 +58,11 @@ final class DeviceHub {
     return clock.instant();
   }
 
+  /** The clock the hub keeps time on: silences, and the deadlines of commands. */
+  Clock clock() {
+    return clock;
+  }
+
   Machines machines() {
     return registry.get();
   }
@@ -70,45 +71,45 @@ final class DeviceHub {
   record Refusal(int code, String reason) {}
 
   /** Admits a device after its hello, or says why not. */
-  synchronized Refusal admit(DeviceConnection connection) {
+  synchronized Refusal admit(DeviceLink link) {
     if (stopping) {
       return new Refusal(1001, "the agent server is shutting down");
     }
-    String name = connection.name();
+    String name = link.name();
     if (registry.get().get(name) == null) {
       return new Refusal(Hub.CLOSE_NOT_REGISTERED, "device '" + name + "' is not in machines.json");
     }
-    DeviceConnection existing = connected.get(name);
+    DeviceLink existing = connected.get(name);
     if (existing != null && existing.isOpen()) {
       return new Refusal(Hub.CLOSE_DUPLICATE_DEVICE, "device '" + name + "' is already connected");
     }
     if (connected.size() >= settings.maxDevices()) {
       return new Refusal(Hub.CLOSE_HUB_FULL, "the hub holds " + settings.maxDevices() + " devices");
     }
-    connected.put(name, connection);
-    hellos.put(name, connection.hello());
+    connected.put(name, link);
+    hellos.put(name, link.hello());
     log.info(
         "device {} connected ({} {}, cortex {})",
         name,
-        connection.hello().platform(),
-        connection.hello().arch(),
-        connection.hello().version());
+        link.hello().platform(),
+        link.hello().arch(),
+        link.hello().version());
     return null;
   }
 
   /** Forgets a connection that closed, failing its commands at once. */
-  void left(DeviceConnection connection, int code, String reason) {
-    boolean removed = connected.remove(connection.name(), connection);
-    connection.failAll(
+  void left(DeviceLink link, int code, String reason) {
+    boolean removed = connected.remove(link.name(), link);
+    link.failAll(
         new ErrorBody(
             Codes.DEVICE_DISCONNECTED,
             "Device '"
-                + connection.name()
+                + link.name()
                 + "' disconnected while running the command ("
                 + describe(code, reason)
                 + "); it may or may not have completed."));
     if (removed) {
-      log.info("device {} disconnected: {}", connection.name(), describe(code, reason));
+      log.info("device {} disconnected: {}", link.name(), describe(code, reason));
     }
   }
 
@@ -116,22 +117,22 @@ final class DeviceHub {
     return reason == null || reason.isBlank() ? "close code " + code : reason;
   }
 
-  /** The connection of {@code device}, if it is online. */
-  DeviceConnection connection(String device) {
-    DeviceConnection connection = connected.get(device);
-    return connection != null && connection.isOpen() ? connection : null;
+  /** The link to {@code device}, if it is online. */
+  DeviceLink link(String device) {
+    DeviceLink link = connected.get(device);
+    return link != null && link.isOpen() ? link : null;
   }
 
   /** The online devices, by name. */
-  List<DeviceConnection> online() {
+  List<DeviceLink> online() {
     return connected.values().stream()
-        .filter(DeviceConnection::isOpen)
-        .sorted(java.util.Comparator.comparing(DeviceConnection::name))
+        .filter(DeviceLink::isOpen)
+        .sorted(java.util.Comparator.comparing(DeviceLink::name))
         .toList();
   }
 
   /**
-   * Runs a command on a device and waits for its result.
+   * Runs a command on a device and waits for its result until {@code deadline}.
    *
    * @param output receives (stream, data) chunks while it runs
    */
@@ -140,13 +141,13 @@ final class DeviceHub {
       String device,
       String action,
       JsonNode params,
-      Duration timeout,
+      Deadline deadline,
       BiConsumer<String, String> output) {
     if (stopping) {
       return failed(commandId, Codes.UNAVAILABLE, "The agent server is shutting down.");
     }
-    DeviceConnection connection = connection(device);
-    if (connection == null) {
+    DeviceLink link = link(device);
+    if (link == null) {
       return failed(commandId, Codes.DEVICE_OFFLINE, offline(device));
     }
     if (byCommand.size() >= settings.maxCommands()) {
@@ -157,50 +158,31 @@ final class DeviceHub {
               + settings.maxCommands()
               + " remote commands already; retry when some have finished.");
     }
-    if (byCommand.putIfAbsent(commandId, connection) != null) {
+    if (byCommand.putIfAbsent(commandId, link) != null) {
       return failed(commandId, Codes.INVALID_ARGUMENT, "Command id '" + commandId + "' is in use.");
     }
     try {
-      CompletableFuture<HubMessage.Result> result =
-          connection.start(
-              new HubMessage.Command(commandId, action, params, timeout.toMillis()), output);
-      try {
-        return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        ErrorBody why =
-            new ErrorBody(
-                Codes.UNAVAILABLE,
-                "Device '"
-                    + device
-                    + "' gave no result within "
-                    + timeout.toSeconds()
-                    + " s; the command was told to stop.");
-        connection.cancel(commandId, why);
-        return new HubMessage.Result(commandId, null, why);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        connection.cancel(commandId, new ErrorBody(Codes.CANCELLED, "interrupted"));
-        return failed(commandId, Codes.CANCELLED, "Interrupted while waiting for the device.");
-      } catch (ExecutionException e) {
-        return failed(commandId, Codes.INTERNAL, "The command failed inside the hub.");
-      }
+      // The device gets what is left of the deadline (at least a millisecond: it refuses none).
+      long timeoutMillis = Math.max(1, deadline.remainingMillis());
+      return link.run(
+          new HubMessage.Command(commandId, action, params, timeoutMillis), deadline, output);
     } finally {
-      byCommand.remove(commandId, connection);
+      byCommand.remove(commandId, link);
     }
   }
 
   /** Stops a running command; false when no such command is running. */
   boolean cancel(String commandId, String reason) {
-    DeviceConnection connection = byCommand.get(commandId);
-    return connection != null
-        && connection.cancel(
+    DeviceLink link = byCommand.get(commandId);
+    return link != null
+        && link.cancel(
             commandId,
             new ErrorBody(Codes.CANCELLED, "The command was cancelled: " + reason + "."));
   }
 
   /** The sentence for a device that is not online, naming the devices that are. */
   String offline(String device) {
-    List<String> online = online().stream().map(DeviceConnection::name).toList();
+    List<String> online = online().stream().map(DeviceLink::name).toList();
     String onlineText = online.isEmpty() ? "none" : String.join(", ", online);
     if (registry.get().get(device) == null) {
       List<String> registered =
@@ -225,21 +207,21 @@ final class DeviceHub {
   /** Closes connections silent for longer than the limit; called every second. */
   void evictSilent() {
     Instant limit = clock.instant().minus(Hub.SILENCE_LIMIT);
-    for (DeviceConnection connection : new ArrayList<>(connected.values())) {
-      if (connection.lastHeard().isBefore(limit)) {
-        log.warn("device {} was silent for over {} s: evicted", connection.name(), 15);
-        connection.close(Hub.CLOSE_HEARTBEAT_TIMEOUT, "heartbeat timeout");
-        left(connection, Hub.CLOSE_HEARTBEAT_TIMEOUT, "heartbeat timeout");
+    for (DeviceLink link : new ArrayList<>(connected.values())) {
+      if (link.lastHeard().isBefore(limit)) {
+        log.warn("device {} was silent for over {} s: evicted", link.name(), 15);
+        link.close(Hub.CLOSE_HEARTBEAT_TIMEOUT, "heartbeat timeout");
+        left(link, Hub.CLOSE_HEARTBEAT_TIMEOUT, "heartbeat timeout");
       }
     }
   }
 
   /** Drops devices whose credential was revoked or that left the registry. */
   void drop(String device, String reason) {
-    DeviceConnection connection = connected.get(device);
-    if (connection != null) {
-      connection.close(Hub.CLOSE_REVOKED, reason);
-      left(connection, Hub.CLOSE_REVOKED, reason);
+    DeviceLink link = connected.get(device);
+    if (link != null) {
+      link.close(Hub.CLOSE_REVOKED, reason);
+      left(link, Hub.CLOSE_REVOKED, reason);
     }
   }
 
@@ -278,10 +260,10 @@ final class DeviceHub {
     hellos.keySet().removeIf(name -> machines.get(name) == null);
     for (String name : List.copyOf(connected.keySet())) {
       if (machines.get(name) == null) {
-        DeviceConnection connection = connected.get(name);
-        if (connection != null) {
-          connection.close(Hub.CLOSE_NOT_REGISTERED, "removed from machines.json");
-          left(connection, Hub.CLOSE_NOT_REGISTERED, "removed from machines.json");
+        DeviceLink link = connected.get(name);
+        if (link != null) {
+          link.close(Hub.CLOSE_NOT_REGISTERED, "removed from machines.json");
+          left(link, Hub.CLOSE_NOT_REGISTERED, "removed from machines.json");
         }
       }
     }
@@ -290,14 +272,14 @@ final class DeviceHub {
   /** Fails every pending command and closes every connection: the server is stopping. */
   void shutdown() {
     stopping = true;
-    for (DeviceConnection connection : new ArrayList<>(connected.values())) {
-      connection.failAll(
+    for (DeviceLink link : new ArrayList<>(connected.values())) {
+      link.failAll(
           new ErrorBody(
               Codes.UNAVAILABLE,
               "The agent server is shutting down; the command on '"
-                  + connection.name()
+                  + link.name()
                   + "' may have run in part."));
-      connection.close(1001, "the agent server is shutting down");
+      link.close(1001, "the agent server is shutting down");
     }
     connected.clear();
   }

@@ -36,7 +36,7 @@ final class HubRoutes {
   private final DeviceCredentials credentials;
   private final String sharedToken;
   private final String serverVersion;
-  private final Map<HubEndpoint, Instant> ungreeted = new ConcurrentHashMap<>();
+  private final Map<DeviceSocketListener, Instant> ungreeted = new ConcurrentHashMap<>();
   private final Map<String, Integer> enrolFailures = new ConcurrentHashMap<>();
   private volatile long failureMinute;
   private volatile java.util.function.Supplier<RequestGuard> guard = () -> null;
@@ -88,7 +88,8 @@ final class HubRoutes {
                       return null;
                     }
                     // The credential was checked against this name; the hello must give it too.
-                    HubEndpoint endpoint = new HubEndpoint(hub, device, serverVersion);
+                    DeviceSocketListener endpoint =
+                        new DeviceSocketListener(hub, device, serverVersion);
                     ungreeted.put(endpoint, hub.now());
                     return endpoint;
                   });

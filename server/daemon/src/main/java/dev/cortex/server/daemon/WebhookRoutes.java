@@ -1,7 +1,9 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.base.Deadline;
 import dev.cortex.http.JsonBodies;
 import dev.cortex.protocol.hub.Action;
+import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.ErrorBody;
@@ -29,9 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 final class WebhookRoutes {
   private static final Logger log = LoggerFactory.getLogger(WebhookRoutes.class);
-
-  /** Output streamed per command, at most; the result still carries the whole capture. */
-  static final int MAX_STREAMED_CHARS = 1 << 20;
 
   private final DeviceHub hub;
   private final String version;
@@ -80,9 +79,9 @@ final class WebhookRoutes {
                     + " job), params, timeout_millis > 0}.");
             return;
           }
-          Duration timeout =
-              Duration.ofMillis(
-                  Math.min(command.timeoutMillis(), Webhook.INFRASTRUCTURE_DEADLINE.toMillis()));
+          Deadline deadline =
+              Deadline.after(Duration.ofMillis(command.timeoutMillis()), hub.clock())
+                  .atMost(Webhook.INFRASTRUCTURE_DEADLINE);
           request.addFailureListener(
               failure -> hub.cancel(command.commandId(), "the caller went away"));
           try (JsonRoutes.Lines lines = JsonRoutes.stream(response)) {
@@ -93,7 +92,7 @@ final class WebhookRoutes {
                     command.device(),
                     command.action(),
                     command.params(),
-                    timeout,
+                    deadline,
                     streamed::output);
             if (result.ok()) {
               lines.write(Map.of("result", result.result() == null ? Map.of() : result.result()));
@@ -159,18 +158,17 @@ final class WebhookRoutes {
     Machines machines = hub.machines();
     List<Map<String, Object>> devices = new ArrayList<>();
     for (Machines.Machine machine : machines.enabled()) {
-      DeviceConnection connection = hub.connection(machine.name());
+      DeviceLink link = hub.link(machine.name());
       Map<String, Object> device = new LinkedHashMap<>();
       device.put("name", machine.name());
-      device.put(
-          "platform", connection != null ? connection.hello().platform() : machine.platform());
+      device.put("platform", link != null ? link.hello().platform() : machine.platform());
       device.put("description", machine.description());
-      device.put("online", connection != null);
-      if (connection != null) {
-        device.put("connected_at", connection.connectedAt().toString());
-        device.put("version", connection.hello().version());
-        device.put("capabilities", connection.hello().capabilities());
-        device.put("running", connection.running());
+      device.put("online", link != null);
+      if (link != null) {
+        device.put("connected_at", link.connectedAt().toString());
+        device.put("version", link.hello().version());
+        device.put("capabilities", link.hello().capabilities());
+        device.put("running", link.running());
       }
       devices.add(device);
     }
@@ -187,10 +185,10 @@ final class WebhookRoutes {
         health.put("service", "cortex-server");
         health.put("version", version);
         health.put("webhook_protocol", Webhook.PROTOCOL);
-        health.put("hub_protocol", dev.cortex.protocol.hub.Hub.VERSION);
+        health.put("hub_protocol", Hub.VERSION);
         health.put("uptime_seconds", Duration.between(started, hub.now()).toSeconds());
         health.put("devices_registered", hub.machines().enabled().size());
-        health.put("devices_online", hub.online().stream().map(DeviceConnection::name).toList());
+        health.put("devices_online", hub.online().stream().map(DeviceLink::name).toList());
         health.put("settings", settingsHealth());
         JsonBodies.send(response, callback, hub.stopping() ? 503 : 200, health);
         return true;
@@ -214,7 +212,7 @@ final class WebhookRoutes {
     return settings;
   }
 
-  /** A command's output as event lines, up to {@link #MAX_STREAMED_CHARS}. */
+  /** A command's output as event lines, up to {@link Hub#MAX_STREAMED_CHARS}. */
   private static final class Streamed {
     private final JsonRoutes.Lines lines;
     private int streamed;
@@ -224,7 +222,7 @@ final class WebhookRoutes {
     }
 
     synchronized void output(String stream, String data) {
-      if (data == null || streamed >= MAX_STREAMED_CHARS) {
+      if (data == null || streamed >= Hub.MAX_STREAMED_CHARS) {
         return;
       }
       streamed += data.length();

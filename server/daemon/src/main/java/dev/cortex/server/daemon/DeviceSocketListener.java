@@ -9,24 +9,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hub's side of one device's WebSocket. The first message must be a hello that names the device
- * the upgrade authenticated (when it named one) and speaks protocol v1; after it, heartbeats are
- * echoed and output and results go to the commands they belong to.
+ * The daemon's listener on one device's WebSocket at the hub's endpoint: it admits the device, then
+ * hands each message to the device's {@link DeviceLink}. The first message must be a hello that
+ * names the device the upgrade authenticated (when it named one) and speaks protocol v1; after it,
+ * heartbeats are echoed and output and results go to the commands they belong to.
+ *
+ * <p>Public because Jetty calls a listener's methods through method handles, which need a public
+ * class; nothing outside the package uses it.
  */
-public final class HubEndpoint implements Session.Listener.AutoDemanding {
-  private static final Logger log = LoggerFactory.getLogger(HubEndpoint.class);
+public final class DeviceSocketListener implements Session.Listener.AutoDemanding {
+  private static final Logger log = LoggerFactory.getLogger(DeviceSocketListener.class);
 
   private final DeviceHub hub;
   private final String authenticated;
   private final String serverVersion;
   private Session session;
-  private volatile DeviceConnection connection;
+  private volatile DeviceLink link;
 
   /**
    * @param authenticated the device the upgrade named (its credential is that device's, or the
    *     shared token), or null when it named none
    */
-  HubEndpoint(DeviceHub hub, String authenticated, String serverVersion) {
+  DeviceSocketListener(DeviceHub hub, String authenticated, String serverVersion) {
     this.hub = hub;
     this.authenticated = authenticated;
     this.serverVersion = serverVersion;
@@ -44,12 +48,12 @@ public final class HubEndpoint implements Session.Listener.AutoDemanding {
       message = dev.cortex.protocol.WireJson.read(text);
     } catch (IllegalArgumentException e) {
       log.debug("unreadable message from {}: {}", describe(), e.getMessage());
-      if (connection == null) {
+      if (link == null) {
         close(Hub.CLOSE_BAD_HELLO, "the first message must be a hello");
       }
       return;
     }
-    DeviceConnection live = connection;
+    DeviceLink live = link;
     if (live == null) {
       hello(message);
       return;
@@ -91,13 +95,14 @@ public final class HubEndpoint implements Session.Listener.AutoDemanding {
           "this hub speaks protocol " + Hub.VERSION + ", the device " + hello.protocol());
       return;
     }
-    DeviceConnection admitted = new DeviceConnection(session, hello, hub.now());
+    DeviceLink admitted =
+        new DeviceLink(new JettySocket(session, hello.device()), hello, hub.now());
     DeviceHub.Refusal refusal = hub.admit(admitted);
     if (refusal != null) {
       close(refusal.code(), refusal.reason());
       return;
     }
-    connection = admitted;
+    link = admitted;
     admitted.send(
         new HubMessage.Welcome(Hub.VERSION, serverVersion, (int) Hub.HEARTBEAT.toSeconds()));
   }
@@ -108,13 +113,13 @@ public final class HubEndpoint implements Session.Listener.AutoDemanding {
   }
 
   private String describe() {
-    DeviceConnection live = connection;
+    DeviceLink live = link;
     return live != null ? live.name() : authenticated != null ? authenticated : "a device";
   }
 
   @Override
   public void onWebSocketClose(int code, String reason) {
-    DeviceConnection live = connection;
+    DeviceLink live = link;
     if (live != null) {
       hub.left(live, code, reason);
     }
@@ -127,12 +132,34 @@ public final class HubEndpoint implements Session.Listener.AutoDemanding {
 
   /** Whether the hello has come; connections that never send one are closed by the sweeper. */
   boolean greeted() {
-    return connection != null;
+    return link != null;
   }
 
   void closeUngreeted() {
-    if (connection == null && session != null && session.isOpen()) {
+    if (link == null && session != null && session.isOpen()) {
       close(Hub.CLOSE_BAD_HELLO, "no hello within 10 s");
+    }
+  }
+
+  /** A device's Jetty WebSocket as its link sees it. */
+  private record JettySocket(Session session, String device) implements DeviceLink.Socket {
+    @Override
+    public void send(String text) {
+      session.sendText(
+          text,
+          Callback.from(
+              () -> {},
+              failure -> log.debug("sending to {} failed: {}", device, failure.toString())));
+    }
+
+    @Override
+    public void close(int code, String reason) {
+      session.close(code, reason, Callback.NOOP);
+    }
+
+    @Override
+    public boolean isOpen() {
+      return session.isOpen();
     }
   }
 }

@@ -12,11 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The device's side of one WebSocket to the hub: says hello, answers heartbeats, hands commands to
- * the runner, sends the spool's signals, and reports how the connection ended.
+ * The device agent's link to the hub over one WebSocket: says hello, answers heartbeats, hands
+ * commands to the runner, sends the spool's signals, and reports how the connection ended. The
+ * agent makes a new one for each connection it opens.
+ *
+ * <p>Public because Jetty calls a listener's methods through method handles, which need a public
+ * class; nothing outside the package uses it.
  */
-public final class HubConnection implements Session.Listener.AutoDemanding {
-  private static final Logger log = LoggerFactory.getLogger(HubConnection.class);
+public final class HubLink implements Session.Listener.AutoDemanding {
+  private static final Logger log = LoggerFactory.getLogger(HubLink.class);
 
   /** How a connection ended: the close code and reason, and whether the hub ever welcomed it. */
   record Ending(int code, String reason, boolean welcomed) {}
@@ -30,7 +34,7 @@ public final class HubConnection implements Session.Listener.AutoDemanding {
   private volatile boolean welcomed;
   private volatile Instant lastHeard;
 
-  HubConnection(HubMessage.Hello hello, CommandRunner runner, DeviceSpool spool, Clock clock) {
+  HubLink(HubMessage.Hello hello, CommandRunner runner, DeviceSpool spool, Clock clock) {
     this.hello = hello;
     this.runner = runner;
     this.spool = spool;
