@@ -295,6 +295,7 @@ public final class Daemon implements AutoCloseable {
     sweeper.scheduleWithFixedDelay(
         () -> {
           try {
+            sessions.sweep();
             hub.evictSilent();
             hubRoutes.sweep();
             waitpoints.sweep();
