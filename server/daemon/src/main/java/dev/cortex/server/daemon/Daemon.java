@@ -248,11 +248,8 @@ public final class Daemon implements AutoCloseable {
     sessionRoutes
         .handlers()
         .forEach(
-            (name, handler) ->
-                builder.route(
-                    WEBHOOK,
-                    SessionRoutes.PREFIX + name,
-                    new GuardedHandler(webhookGuard::get, handler)));
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     HttpHost http = builder.start();
     int webhookPort = http.port(WEBHOOK);
     boundWebhook.set(webhookPort);
