@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.prices.ModelPrices;
 import dev.cortex.http.HttpHost;
+import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
@@ -35,6 +36,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.IntNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * The session API over real loopback HTTP, on sessions whose turns a small shell program runs: the
@@ -187,6 +193,49 @@ class SessionRoutesTest {
                 + "\"body\":{\"id\":\"t1\",\"name\":\"clock\",\"input\":{\"n\":1.0}},"
                 + at
                 + "}]}}\n");
+  }
+
+  /** A JSON value with its strings and numbers blanked: its fields, their order, its nulls. */
+  static JsonNode shape(JsonNode node) {
+    if (node.isObject()) {
+      ObjectNode shaped = WireJson.mapper().createObjectNode();
+      node.properties().forEach(field -> shaped.set(field.getKey(), shape(field.getValue())));
+      return shaped;
+    }
+    if (node.isArray()) {
+      ArrayNode shaped = WireJson.mapper().createArrayNode();
+      node.forEach(item -> shaped.add(shape(item)));
+      return shaped;
+    }
+    return node.isString() ? StringNode.valueOf("") : node.isNumber() ? IntNode.valueOf(0) : node;
+  }
+
+  @Test
+  void docs_theSessionApisExample_isWhatAFollowedSendStreams() throws Exception {
+    String doc = Files.readString(Path.of("../../docs/agent-server.md"));
+    int section = doc.indexOf("### The session API");
+    int start = doc.indexOf("```\n", section) + "```\n".length();
+    List<String> example = doc.substring(start, doc.indexOf("```", start)).lines().skip(1).toList();
+    Files.writeString(
+        program,
+        """
+        #!/bin/sh
+        read -r line
+        echo '{"type":"text","text":"it is noon"}'
+        echo '{"type":"end","status":"completed","result":"it is noon"}'
+        """);
+    create("scripted");
+
+    List<String> streamed =
+        post(
+                Sessions.SEND,
+                "{\"session\":\"scripted\",\"text\":\"what time is it?\",\"follow\":true}")
+            .body()
+            .lines()
+            .toList();
+
+    assertThat(streamed.stream().map(line -> shape(WireJson.mapper().readTree(line))).toList())
+        .isEqualTo(example.stream().map(line -> shape(WireJson.mapper().readTree(line))).toList());
   }
 
   @Test
