@@ -118,34 +118,48 @@ final class Turns implements AutoCloseable {
           p ->
               followers.publish(
                   sessionId, new SessionService.Update.Delivered(p.seq(), executionId)));
-      String refusal = budgets.get().refusal(costs, session.project(), clock);
-      if (refusal != null) {
-        system(sessionId, executionId, refusal);
-        executions.finish(executionId, Execution.Status.FAILED, null, refusal, 0, 0);
-        followers.publish(
-            sessionId,
-            new SessionService.Update.TurnEnded(executionId, Execution.Status.FAILED, refusal));
+      if (refused(session, executionId)) {
         return executionId;
       }
       LiveTurn turn = new LiveTurn(executionId, clock.instant().plus(maxTurn));
       live.put(sessionId, turn);
       store.state(sessionId, Session.State.RUNNING);
-      String prompt =
-          String.join("\n\n", pending.stream().map(SessionStore.Pending::text).toList());
-      try {
-        turn.turn =
-            backends
-                .get(session.backend())
-                .start(request(session, prompt), event -> onEvent(session, turn, event));
-      } catch (BackendException | RuntimeException e) {
-        String error =
-            e instanceof BackendException ? e.getMessage() : "the backend could not start: " + e;
-        if (!(e instanceof BackendException)) {
-          log.error("starting a turn of {} failed", sessionId, e);
-        }
-        end(session, turn, BackendEvent.End.failed(error));
-      }
+      launch(
+          session,
+          turn,
+          String.join("\n\n", pending.stream().map(SessionStore.Pending::text).toList()));
       return executionId;
+    }
+  }
+
+  /** Ends the turn before it starts when a budget is spent; whether it did. */
+  private boolean refused(Session session, String executionId) {
+    String refusal = budgets.get().refusal(costs, session.project(), clock);
+    if (refusal == null) {
+      return false;
+    }
+    system(session.id(), executionId, refusal);
+    executions.finish(executionId, Execution.Status.FAILED, null, refusal, 0, 0);
+    followers.publish(
+        session.id(),
+        new SessionService.Update.TurnEnded(executionId, Execution.Status.FAILED, refusal));
+    return true;
+  }
+
+  /** Starts the backend's turn; a backend that cannot start ends the turn failed. */
+  private void launch(Session session, LiveTurn turn, String prompt) {
+    try {
+      turn.turn =
+          backends
+              .get(session.backend())
+              .start(request(session, prompt), event -> onEvent(session, turn, event));
+    } catch (BackendException | RuntimeException e) {
+      String error =
+          e instanceof BackendException ? e.getMessage() : "the backend could not start: " + e;
+      if (!(e instanceof BackendException)) {
+        log.error("starting a turn of {} failed", session.id(), e);
+      }
+      end(session, turn, BackendEvent.End.failed(error));
     }
   }
 

@@ -4,6 +4,7 @@ import static dev.cortex.e2e.sessions.SessionServer.script;
 import static dev.cortex.testing.SessionApi.kinds;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.protocol.session.Sessions;
 import dev.cortex.testing.AgentPrograms;
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CliRun;
@@ -178,7 +179,7 @@ class FailuresIT {
     }
     assertThat(api.call("transcript", Map.of("session", taken, "limit", 500)).status())
         .isEqualTo(200);
-    HttpResponse<String> noToken = server.post("/api/sessions/list", "{}", Map.of());
+    HttpResponse<String> noToken = server.post(Sessions.LIST, "{}", Map.of());
     assertThat(noToken.statusCode()).isEqualTo(401);
 
     List<String> after = fixture.sessionIds();
