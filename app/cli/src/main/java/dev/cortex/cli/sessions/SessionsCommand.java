@@ -1,40 +1,37 @@
 package dev.cortex.cli.sessions;
 
-import dev.cortex.base.Cancellation;
-import dev.cortex.base.CodedException;
+import static dev.cortex.cli.sessions.SessionVerbs.attempt;
+import static dev.cortex.cli.sessions.SessionVerbs.client;
+import static dev.cortex.cli.sessions.SessionVerbs.sendAndFollow;
+import static dev.cortex.cli.sessions.SessionVerbs.stop;
+
 import dev.cortex.base.Json;
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Table;
-import dev.cortex.server.client.AgentServerClient;
+import dev.cortex.protocol.session.Sessions;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import tools.jackson.databind.JsonNode;
 
 /**
  * {@code cortex sessions} and {@code cortex chat}: agent sessions of the running agent server,
- * through its authenticated API on the webhook.
+ * through its authenticated API on the webhook ({@link SessionClient}, one per command). Every verb
+ * runs through {@link SessionVerbs#attempt}: a refusal prints {@code cortex: CODE: sentence} on
+ * stderr and fails the command.
  */
 @Command(
     name = "sessions",
     mixinStandardHelpOptions = true,
     description = "Agent sessions of the running agent server: new, list, show, send, stop.")
 public final class SessionsCommand implements Callable<Integer> {
-  /**
-   * How long a command follows a turn at most: beyond the longest [sessions] max_turn (48 h); the
-   * server stops following at the session's own max_turn and 5 minutes.
-   */
-  static final Duration FOLLOW = Duration.ofHours(49);
-
   private final Io io;
 
   public SessionsCommand(Io io) {
@@ -47,90 +44,6 @@ public final class SessionsCommand implements Callable<Integer> {
     return CortexCommand.USAGE;
   }
 
-  /** The webhook client of this home's server. */
-  static AgentServerClient daemon(Io io) {
-    return io.agentServer();
-  }
-
-  static JsonNode post(Io io, String route, Object body) {
-    return daemon(io)
-        .post(
-            "/api/sessions/" + route, body, Duration.ofSeconds(60), Cancellation.NONE, event -> {});
-  }
-
-  static int failed(Io io, CodedException e) {
-    io.err().println("cortex: " + e.code() + ": " + e.getMessage());
-    return CortexCommand.FAILED;
-  }
-
-  /** Options that describe a new session, shared by {@code sessions new} and {@code chat}. */
-  static final class NewOptions {
-    @Option(
-        names = "--name",
-        paramLabel = "NAME",
-        description = "The session's name (default cortex-<6 hex>).")
-    String name;
-
-    @Option(names = "--project", paramLabel = "PROJECT", description = "The project it works for.")
-    String project;
-
-    @Option(
-        names = "--backend",
-        paramLabel = "BACKEND",
-        description = "claude or command (default: [sessions] backend).")
-    String backend;
-
-    @Option(names = "--model", paramLabel = "MODEL", description = "The model to ask for.")
-    String model;
-
-    @Option(
-        names = "--mode",
-        paramLabel = "MODE",
-        description = "The session's mode (CORTEX_MODE; default 'default').")
-    String mode;
-
-    @Option(
-        names = "--composition",
-        paramLabel = "C",
-        description = "direct (its MCP server: core, ext, interaction) or none.")
-    String composition;
-
-    @Option(
-        names = "--cwd",
-        paramLabel = "DIR",
-        description = "Where its backend runs (default: your home folder).")
-    Path cwd;
-
-    @Option(
-        names = "--program",
-        paramLabel = "ARG",
-        arity = "1..*",
-        description = "For --backend command: the program and its arguments that run each turn.")
-    List<String> program;
-
-    @Option(
-        names = "--allow",
-        paramLabel = "TOOL",
-        split = ",",
-        description = "Only these tools on its MCP server (a comma list).")
-    List<String> allow;
-
-    Map<String, Object> body() {
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("name", name);
-      body.put("project", project);
-      body.put("backend", backend);
-      body.put("model", model);
-      body.put("mode", mode);
-      body.put("composition", composition);
-      body.put("started_by", "person");
-      body.put("program", program);
-      body.put("working_dir", cwd == null ? null : cwd.toAbsolutePath().toString());
-      body.put("tool_allowlist", allow);
-      return body;
-    }
-  }
-
   /** {@code cortex sessions new}. */
   @Command(
       name = "new",
@@ -139,7 +52,7 @@ public final class SessionsCommand implements Callable<Integer> {
   public static final class New implements Callable<Integer> {
     private final Io io;
 
-    @picocli.CommandLine.Mixin NewOptions options = new NewOptions();
+    @Mixin SessionOptions.NewOptions options = new SessionOptions.NewOptions();
 
     @Option(names = "--json", description = "Print the session as JSON.")
     boolean json;
@@ -150,24 +63,25 @@ public final class SessionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      try {
-        JsonNode session = post(io, "create", options.body());
-        io.out()
-            .println(
-                json
-                    ? Json.writePretty(session)
-                    : session.path("name").asString()
-                        + "  ("
-                        + session.path("id").asString()
-                        + ", "
-                        + session.path("channel").asString()
-                        + ", backend "
-                        + session.path("backend").asString()
-                        + ")");
-        return CortexCommand.OK;
-      } catch (CodedException e) {
-        return failed(io, e);
-      }
+      SessionClient sessions = client(io);
+      return attempt(
+          io,
+          () -> {
+            Sessions.View session = sessions.create(options.request());
+            io.out()
+                .println(
+                    json
+                        ? Json.writePretty(session)
+                        : session.name()
+                            + "  ("
+                            + session.id()
+                            + ", "
+                            + session.channel()
+                            + ", backend "
+                            + session.backend()
+                            + ")");
+            return CortexCommand.OK;
+          });
     }
   }
 
@@ -195,29 +109,30 @@ public final class SessionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      try {
-        JsonNode sessions = post(io, "list", Map.of("limit", limit)).path("sessions");
-        if (json) {
-          io.out().println(Json.writePretty(sessions));
-          return CortexCommand.OK;
-        }
-        List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("NAME", "STATE", "BACKEND", "PROJECT", "CHANNEL", "UPDATED"));
-        for (JsonNode s : sessions) {
-          rows.add(
-              List.of(
-                  s.path("name").asString(),
-                  s.path("state").asString(),
-                  s.path("backend").asString(),
-                  s.path("project").asString("-"),
-                  s.path("channel").asString(),
-                  s.path("updated_at").asString()));
-        }
-        Table.print(io.out(), rows);
-        return CortexCommand.OK;
-      } catch (CodedException e) {
-        return failed(io, e);
-      }
+      SessionClient client = client(io);
+      return attempt(
+          io,
+          () -> {
+            List<Sessions.View> sessions = client.list(limit);
+            if (json) {
+              io.out().println(Json.writePretty(sessions));
+              return CortexCommand.OK;
+            }
+            List<List<String>> rows = new ArrayList<>();
+            rows.add(List.of("NAME", "STATE", "BACKEND", "PROJECT", "CHANNEL", "UPDATED"));
+            for (Sessions.View s : sessions) {
+              rows.add(
+                  List.of(
+                      s.name(),
+                      s.state(),
+                      s.backend(),
+                      s.project() == null ? "-" : s.project(),
+                      s.channel(),
+                      s.updatedAt()));
+            }
+            Table.print(io.out(), rows);
+            return CortexCommand.OK;
+          });
     }
   }
 
@@ -255,47 +170,33 @@ public final class SessionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      try {
-        JsonNode details = post(io, "show", Map.of("session", session));
-        JsonNode entries =
-            post(io, "transcript", Map.of("session", session, "after", after, "limit", limit))
-                .path("entries");
-        if (json) {
-          io.out().println(Json.writePretty(Map.of("session", details, "entries", entries)));
-          return CortexCommand.OK;
-        }
-        io.out()
-            .println(
-                details.path("name").asString()
-                    + "  "
-                    + details.path("state").asString()
-                    + "  backend "
-                    + details.path("backend").asString()
-                    + "  channel "
-                    + details.path("channel").asString()
-                    + (details.path("project").isNull()
-                        ? ""
-                        : "  project " + details.path("project").asString()));
-        for (JsonNode entry : entries) {
-          Transcripts.print(io.out(), entry);
-        }
-        return CortexCommand.OK;
-      } catch (CodedException e) {
-        return failed(io, e);
-      }
+      SessionClient sessions = client(io);
+      return attempt(
+          io,
+          () -> {
+            Sessions.View details = sessions.show(session);
+            List<Sessions.Entry> entries = sessions.transcript(session, after, limit);
+            if (json) {
+              Map<String, Object> shown = new LinkedHashMap<>();
+              shown.put("session", details);
+              shown.put("entries", entries);
+              io.out().println(Json.writePretty(shown));
+              return CortexCommand.OK;
+            }
+            io.out()
+                .println(
+                    details.name()
+                        + "  "
+                        + details.state()
+                        + "  backend "
+                        + details.backend()
+                        + "  channel "
+                        + details.channel()
+                        + (details.project() == null ? "" : "  project " + details.project()));
+            entries.forEach(entry -> Transcripts.print(io.out(), entry));
+            return CortexCommand.OK;
+          });
     }
-  }
-
-  /** How a followed turn shows that it still runs. */
-  static final class FollowOptions {
-    @Option(
-        names = "--progress",
-        paramLabel = "SECONDS",
-        defaultValue = "15",
-        description =
-            "While a turn says nothing, a line on stderr every SECONDS saying it still runs"
-                + " (0-600, default 15; 0: none).")
-    int progressSeconds;
   }
 
   /** {@code cortex sessions send SESSION TEXT}. */
@@ -318,7 +219,7 @@ public final class SessionsCommand implements Callable<Integer> {
     @Option(names = "--no-wait", description = "Return once the message is delivered or queued.")
     boolean noWait;
 
-    @picocli.CommandLine.Mixin FollowOptions follow = new FollowOptions();
+    @Mixin SessionOptions.FollowOptions follow = new SessionOptions.FollowOptions();
 
     public Send(Io io) {
       this.io = io;
@@ -328,70 +229,10 @@ public final class SessionsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
       String message =
           "-".equals(text) ? new String(io.in().readAllBytes(), StandardCharsets.UTF_8) : text;
-      try {
-        return sendAndFollow(io, session, message, !noWait, follow.progressSeconds);
-      } catch (CodedException e) {
-        return failed(io, e);
-      }
+      SessionClient sessions = client(io);
+      return attempt(
+          io, () -> sendAndFollow(io, sessions, session, message, !noWait, follow.progressSeconds));
     }
-  }
-
-  /** Sends and, when asked, prints the turn's entries as they come; 0 when it completed. */
-  static int sendAndFollow(
-      Io io, String session, String text, boolean follow, int progressSeconds) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("session", session);
-    body.put("text", text);
-    body.put("follow", follow);
-    body.put("progress_seconds", progressSeconds);
-    JsonNode end =
-        daemon(io)
-            .follow(
-                "/api/sessions/send",
-                body,
-                FOLLOW,
-                Cancellation.NONE,
-                event -> {
-                  if ("entry".equals(event.path("event").asString(""))
-                      && !"user".equals(event.path("entry").path("kind").asString(""))) {
-                    Transcripts.print(io.out(), event.path("entry"));
-                  } else if ("progress".equals(event.path("event").asString(""))) {
-                    io.err().println(progress(event.path("progress")));
-                  } else if ("delivery".equals(event.path("event").asString(""))
-                      && "queued".equals(event.path("delivery").path("status").asString(""))) {
-                    io.err().println("(queued: a turn is running; yours comes next)");
-                  }
-                });
-    if (!follow) {
-      io.out().println(end.path("status").asString() + " " + end.path("execution_id").asString(""));
-      return CortexCommand.OK;
-    }
-    String status = end.path("status").asString("");
-    if (!status.equals("completed")) {
-      io.err()
-          .println(
-              "cortex: the turn ended "
-                  + status
-                  + (end.path("error").isString() ? ": " + end.path("error").asString() : ""));
-      return CortexCommand.FAILED;
-    }
-    return CortexCommand.OK;
-  }
-
-  /** A progress line: "… still working: 2 min 5 s, 3 tool calls". */
-  static String progress(JsonNode progress) {
-    long seconds = progress.path("elapsed_seconds").asLong();
-    String elapsed = seconds < 60 ? seconds + " s" : seconds / 60 + " min " + seconds % 60 + " s";
-    if (progress.path("queued").asBoolean()) {
-      return "… still queued behind the running turn (" + elapsed + ")";
-    }
-    int calls = progress.path("tool_calls").asInt();
-    return "… still working: "
-        + elapsed
-        + ", "
-        + calls
-        + (calls == 1 ? " tool call" : " tool calls")
-        + " so far";
   }
 
   /** {@code cortex sessions stop SESSION}. */
@@ -411,13 +252,8 @@ public final class SessionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      try {
-        boolean stopped = post(io, "stop", Map.of("session", session)).path("stopped").asBoolean();
-        io.err().println(stopped ? "cortex: the turn was stopped" : "cortex: no turn was running");
-        return stopped ? CortexCommand.OK : CortexCommand.FAILED;
-      } catch (CodedException e) {
-        return failed(io, e);
-      }
+      SessionClient sessions = client(io);
+      return attempt(io, () -> stop(io, sessions, session));
     }
   }
 
@@ -441,66 +277,58 @@ public final class SessionsCommand implements Callable<Integer> {
         description = "A session's name or id.")
     String session;
 
-    @picocli.CommandLine.Mixin NewOptions options = new NewOptions();
+    @Mixin SessionOptions.NewOptions options = new SessionOptions.NewOptions();
 
-    @picocli.CommandLine.Mixin FollowOptions follow = new FollowOptions();
+    @Mixin SessionOptions.FollowOptions follow = new SessionOptions.FollowOptions();
 
     public Chat(Io io) {
       this.io = io;
     }
 
     @Override
-    public Integer call() throws Exception {
-      try {
-        if (session == null) {
-          JsonNode created = post(io, "create", options.body());
-          session = created.path("name").asString();
-          io.err()
-              .println(
-                  "cortex: new session "
-                      + session
-                      + " (backend "
-                      + created.path("backend").asString()
-                      + ")");
-        } else {
-          post(io, "show", Map.of("session", session));
-        }
-        io.err().println("Type a message; /stop stops a turn, /quit leaves.");
-        ChatInput input = new ChatInput(io.in(), this::stop).start();
-        for (String line = prompt(input); line != null; line = prompt(input)) {
-          String text = line.strip();
-          if (text.isEmpty()) {
-            continue;
-          }
-          if (text.equals("/quit") || text.equals("/exit")) {
-            break;
-          }
-          if (text.equals("/stop")) {
-            stop();
-            continue;
-          }
-          input.following(true);
-          try {
-            sendAndFollow(io, session, text, true, follow.progressSeconds);
-          } catch (CodedException e) {
-            io.err().println("cortex: " + e.code() + ": " + e.getMessage());
-          } finally {
-            input.following(false);
-          }
-        }
-        return CortexCommand.OK;
-      } catch (CodedException e) {
-        return failed(io, e);
+    public Integer call() throws InterruptedException {
+      SessionClient sessions = client(io);
+      int opened = attempt(io, () -> open(sessions));
+      if (opened != CortexCommand.OK) {
+        return opened;
       }
+      io.err().println("Type a message; /stop stops a turn, /quit leaves.");
+      ChatInput input =
+          new ChatInput(io.in(), () -> attempt(io, () -> stop(io, sessions, session)));
+      input.start();
+      for (String line = prompt(input); line != null; line = prompt(input)) {
+        String text = line.strip();
+        if (text.isEmpty()) {
+          continue;
+        }
+        if (text.equals("/quit") || text.equals("/exit")) {
+          break;
+        }
+        if (text.equals("/stop")) {
+          attempt(io, () -> stop(io, sessions, session));
+          continue;
+        }
+        input.following(true);
+        try {
+          attempt(
+              io, () -> sendAndFollow(io, sessions, session, text, true, follow.progressSeconds));
+        } finally {
+          input.following(false);
+        }
+      }
+      return CortexCommand.OK;
     }
 
-    private void stop() {
-      try {
-        boolean stopped = post(io, "stop", Map.of("session", session)).path("stopped").asBoolean();
-        io.err().println(stopped ? "cortex: the turn was stopped" : "cortex: no turn was running");
-      } catch (CodedException e) {
-        io.err().println("cortex: " + e.code() + ": " + e.getMessage());
+    /** Starts the chat's session, or finds the one named. */
+    private int open(SessionClient sessions) {
+      if (session == null) {
+        Sessions.View created = sessions.create(options.request());
+        session = created.name();
+        io.err().println("cortex: new session " + session + " (backend " + created.backend() + ")");
+      } else {
+        sessions.show(session);
       }
+      return CortexCommand.OK;
     }
 
     private String prompt(ChatInput input) throws InterruptedException {

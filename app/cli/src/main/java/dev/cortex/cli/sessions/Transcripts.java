@@ -1,5 +1,7 @@
 package dev.cortex.cli.sessions;
 
+import dev.cortex.base.Json;
+import dev.cortex.protocol.session.Sessions;
 import java.io.PrintStream;
 import tools.jackson.databind.JsonNode;
 
@@ -9,9 +11,9 @@ final class Transcripts {
 
   private Transcripts() {}
 
-  static void print(PrintStream out, JsonNode entry) {
-    JsonNode body = entry.path("body");
-    switch (entry.path("kind").asString("")) {
+  static void print(PrintStream out, Sessions.Entry entry) {
+    JsonNode body = entry.body();
+    switch (entry.kind()) {
       case "user" -> out.println("you: " + body.path("text").asString(""));
       case "assistant" -> out.println(body.path("text").asString(""));
       case "tool_use" ->
@@ -24,7 +26,7 @@ final class Transcripts {
                   + (body.path("is_error").asBoolean(false) ? "  (error)" : ""));
       case "system" -> out.println("[" + body.path("text").asString("") + "]");
       case "note" -> out.println("[note: " + body.path("text").asString("") + "]");
-      default -> out.println(entry);
+      default -> out.println(Json.write(entry));
     }
   }
 

@@ -244,11 +244,8 @@ public final class Daemon implements AutoCloseable {
     sessionRoutes
         .handlers()
         .forEach(
-            (name, handler) ->
-                builder.route(
-                    WEBHOOK,
-                    SessionRoutes.PREFIX + name,
-                    new GuardedHandler(webhookGuard::get, handler)));
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     HttpHost http = builder.start();
     int webhookPort = http.port(WEBHOOK);
     boundWebhook.set(webhookPort);
@@ -291,6 +288,7 @@ public final class Daemon implements AutoCloseable {
     Housekeeping housekeeping =
         new Housekeeping(
             List.of(
+                new Housekeeping.Step("turns past max_turn", sessions::sweep),
                 new Housekeeping.Step("silent devices", hub::evictSilent),
                 new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
                 new Housekeeping.Step("waitpoints", waitpoints::sweep),

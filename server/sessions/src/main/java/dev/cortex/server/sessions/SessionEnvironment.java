@@ -1,6 +1,7 @@
 package dev.cortex.server.sessions;
 
 import dev.cortex.base.CortexHome;
+import dev.cortex.base.Json;
 import dev.cortex.protocol.session.McpConfigNames;
 import dev.cortex.server.sessions.store.Session;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -51,8 +51,6 @@ public final class SessionEnvironment {
           "SLACK_CHANNEL",
           "FEISHU_CHANNEL",
           "CORTEX_CLIENT_TOKEN");
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final CortexHome home;
   private final Map<String, String> serverEnvironment;
@@ -124,7 +122,8 @@ public final class SessionEnvironment {
     }
     ObjectNode merged;
     try {
-      JsonNode direct = JSON.readTree(Files.readString(config.resolve(McpConfigNames.DIRECT)));
+      JsonNode direct =
+          Json.mapper().readTree(Files.readString(config.resolve(McpConfigNames.DIRECT)));
       merged = (ObjectNode) direct.deepCopy();
     } catch (java.io.IOException | RuntimeException e) {
       throw new IllegalStateException(
@@ -135,8 +134,7 @@ public final class SessionEnvironment {
       env.put("CORTEX_MCP_BUNDLES", bundles);
       env.put("CORTEX_MCP_TOOL_ALLOWLIST", tools);
     }
-    CortexHome.writeAtomically(
-        file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(merged) + "\n");
+    CortexHome.writeAtomically(file, Json.writePretty(merged) + "\n");
     return file;
   }
 

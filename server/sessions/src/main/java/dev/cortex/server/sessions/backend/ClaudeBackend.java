@@ -1,15 +1,14 @@
 package dev.cortex.server.sessions.backend;
 
 import dev.cortex.base.CortexHome;
+import dev.cortex.process.Executables;
 import dev.cortex.process.ProcessSpec;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +77,8 @@ public final class ClaudeBackend implements Backend {
 
   /**
    * The {@code claude} program: {@code CORTEX_CLAUDE_BIN} (a path, or a name looked up on {@code
-   * PATH}), else {@code claude} on {@code PATH}.
+   * PATH}), else {@code claude} on {@code PATH}, found by {@link Executables} in the turn's own
+   * environment.
    *
    * @throws BackendException naming how to install Claude Code or point Cortex at it
    */
@@ -86,46 +86,24 @@ public final class ClaudeBackend implements Backend {
       throws BackendException {
     String configured = environment.get("CORTEX_CLAUDE_BIN");
     if (configured != null && !configured.isBlank()) {
-      Path found = find(configured.strip(), environment, workingDirectory);
-      if (found == null) {
+      Optional<Path> found = Executables.find(configured.strip(), environment, workingDirectory);
+      if (found.isEmpty()) {
         throw new BackendException(
             "CORTEX_CLAUDE_BIN is set to '"
                 + configured.strip()
                 + "', which is not an executable file: set it to the path of the claude program,"
                 + " or unset it to use claude from the PATH.");
       }
-      return found.toString();
+      return found.get().toString();
     }
-    Path found = find("claude", environment, workingDirectory);
-    if (found == null) {
+    Optional<Path> found = Executables.find("claude", environment, workingDirectory);
+    if (found.isEmpty()) {
       throw new BackendException(
           "Claude Code is not installed: there is no claude program on the PATH. Install it"
               + " (npm install -g @anthropic-ai/claude-code) or set CORTEX_CLAUDE_BIN to the path"
               + " of the claude program.");
     }
-    return found.toString();
-  }
-
-  private static Path find(String program, Map<String, String> environment, Path directory) {
-    try {
-      if (program.contains("/") || program.contains(File.separator)) {
-        Path path = directory.resolve(program).toAbsolutePath();
-        return runnable(path) ? path : null;
-      }
-      for (String dir : environment.getOrDefault("PATH", "").split(File.pathSeparator, -1)) {
-        Path candidate = (dir.isEmpty() ? directory : Path.of(dir)).resolve(program);
-        if (runnable(candidate)) {
-          return candidate.toAbsolutePath();
-        }
-      }
-      return null;
-    } catch (InvalidPathException e) {
-      return null;
-    }
-  }
-
-  private static boolean runnable(Path path) {
-    return Files.isRegularFile(path) && Files.isExecutable(path);
+    return found.get().toString();
   }
 
   private void ensureConfigDir() throws BackendException {

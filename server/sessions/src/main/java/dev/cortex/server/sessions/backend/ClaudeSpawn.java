@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The command line and environment of one Claude Code turn: print mode with stream-json in and out
@@ -34,8 +33,6 @@ record ClaudeSpawn(List<String> command, Map<String, String> environment) {
    */
   static final List<String> INTERACTION_DISALLOWED =
       List.of("AskUserQuestion", "EnterPlanMode", "ExitPlanMode");
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   ClaudeSpawn {
     command = List.copyOf(command);
@@ -107,7 +104,7 @@ record ClaudeSpawn(List<String> command, Map<String, String> environment) {
     String trimmed = value.trim();
     if (trimmed.startsWith("[")) {
       try {
-        for (JsonNode item : JSON.readTree(trimmed)) {
+        for (JsonNode item : BackendJson.MAPPER.readTree(trimmed)) {
           if (item.isString()) {
             names.add(groupName(item.asString()));
           }

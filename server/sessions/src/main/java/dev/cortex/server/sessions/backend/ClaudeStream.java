@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One turn of Claude Code's stream-json conversation: the user message lines Cortex writes, and the
@@ -56,8 +55,6 @@ final class ClaudeStream {
   /** Environment variables that route Claude Code to a cloud provider (billed per token). */
   private static final List<String> CLOUD_PROVIDERS =
       List.of("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY");
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final boolean cloudProvider;
   private String model;
@@ -110,7 +107,7 @@ final class ClaudeStream {
     if (steer) {
       line.put("priority", "next");
     }
-    return JSON.writeValueAsString(line);
+    return BackendJson.MAPPER.writeValueAsString(line);
   }
 
   /**
@@ -141,7 +138,7 @@ final class ClaudeStream {
     }
     JsonNode node;
     try {
-      node = JSON.readTree(line.text());
+      node = BackendJson.MAPPER.readTree(line.text());
     } catch (RuntimeException e) {
       events.add(
           new BackendEvent.Note(
@@ -205,8 +202,10 @@ final class ClaudeStream {
                 new BackendEvent.ToolUse(
                     block.path("id").asString(null),
                     block.path("name").asString(""),
-                    JSON.writeValueAsString(
-                        block.has("input") ? block.get("input") : JSON.createObjectNode())));
+                    BackendJson.MAPPER.writeValueAsString(
+                        block.has("input")
+                            ? block.get("input")
+                            : BackendJson.MAPPER.createObjectNode())));
         case "thinking", "redacted_thinking" -> {
           // the model's reasoning is not part of the transcript
         }
@@ -283,7 +282,7 @@ final class ClaudeStream {
   private static String errors(JsonNode errors) {
     List<String> parts = new ArrayList<>();
     for (JsonNode error : errors) {
-      parts.add(error.isString() ? error.asString() : JSON.writeValueAsString(error));
+      parts.add(error.isString() ? error.asString() : BackendJson.MAPPER.writeValueAsString(error));
     }
     return String.join("; ", parts);
   }
@@ -297,7 +296,7 @@ final class ClaudeStream {
       return content.asString();
     }
     if (!content.isArray()) {
-      return JSON.writeValueAsString(content);
+      return BackendJson.MAPPER.writeValueAsString(content);
     }
     List<String> parts = new ArrayList<>();
     for (JsonNode block : content) {
@@ -306,7 +305,7 @@ final class ClaudeStream {
         case "text" -> parts.add(block.path("text").asString(""));
         case "image" -> parts.add("[image]");
         case "document" -> parts.add("[document]");
-        default -> parts.add(JSON.writeValueAsString(block));
+        default -> parts.add(BackendJson.MAPPER.writeValueAsString(block));
       }
     }
     return String.join("\n", parts);

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code command} backend: each turn runs the session's program, which speaks the JSON-lines
@@ -21,8 +20,6 @@ public final class CommandBackend implements Backend {
 
   /** Standard error kept of one turn, for the failure message and the log. */
   static final int STDERR_BYTES = 64 * 1024;
-
-  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   @Override
   public String name() {
@@ -61,7 +58,7 @@ public final class CommandBackend implements Backend {
     first.put("resume", request.resume());
     first.put("model", request.model());
     first.put("mcp_config", request.mcpConfig().toString());
-    running.write(JSON.writeValueAsString(first));
+    running.write(BackendJson.MAPPER.writeValueAsString(first));
     return running;
   }
 
@@ -78,7 +75,7 @@ public final class CommandBackend implements Backend {
   }
 
   static String injectLine(String text) {
-    return JSON.writeValueAsString(Map.of("type", "inject", "text", text));
+    return BackendJson.MAPPER.writeValueAsString(Map.of("type", "inject", "text", text));
   }
 
   /** The event of one output line; a line that is no event of the protocol is a note. */
@@ -88,7 +85,7 @@ public final class CommandBackend implements Backend {
     }
     JsonNode node;
     try {
-      node = JSON.readTree(line.text());
+      node = BackendJson.MAPPER.readTree(line.text());
     } catch (RuntimeException e) {
       return new BackendEvent.Note(
           "the backend printed a line that is not JSON: " + preview(line.text()));
@@ -107,13 +104,13 @@ public final class CommandBackend implements Backend {
         return new BackendEvent.ToolUse(
             node.path("id").asString(null),
             node.path("name").asString(""),
-            JSON.writeValueAsString(node.path("input")));
+            BackendJson.MAPPER.writeValueAsString(node.path("input")));
       case "tool_result":
         return new BackendEvent.ToolResult(
             node.path("tool_use_id").asString(null),
             node.path("content").isString()
                 ? node.path("content").asString()
-                : JSON.writeValueAsString(node.path("content")),
+                : BackendJson.MAPPER.writeValueAsString(node.path("content")),
             node.path("is_error").asBoolean(false));
       case "cost":
         return new BackendEvent.Cost(

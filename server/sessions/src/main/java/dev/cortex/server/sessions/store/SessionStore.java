@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Sessions, their transcripts and their inboxes, in the home's database. A transcript is
@@ -21,7 +20,6 @@ import tools.jackson.databind.json.JsonMapper;
  * it, until a turn takes them — durably, so that none is lost or delivered twice across restarts.
  */
 public final class SessionStore {
-  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
 
   private final Supplier<Database> database;
@@ -66,7 +64,7 @@ public final class SessionStore {
   }
 
   private static String json(List<String> list) {
-    return list == null ? null : JSON.writeValueAsString(list);
+    return list == null ? null : StoreJson.MAPPER.writeValueAsString(list);
   }
 
   /** The session whose id or name is {@code idOrName}, or null. */
@@ -317,9 +315,7 @@ public final class SessionStore {
                         sessionId,
                         message.seq());
                 if (taken == 1) {
-                  String body =
-                      JSON.writeValueAsString(
-                          java.util.Map.of("text", message.text(), "source", message.source()));
+                  String body = Transcript.user(message.text(), message.source());
                   Sql.update(
                       c,
                       "INSERT INTO session_transcript (session_id, seq, execution_id, kind, body, at)"
@@ -359,6 +355,6 @@ public final class SessionStore {
   }
 
   private static List<String> list(String json) {
-    return json == null ? null : JSON.readValue(json, STRINGS);
+    return json == null ? null : StoreJson.MAPPER.readValue(json, STRINGS);
   }
 }

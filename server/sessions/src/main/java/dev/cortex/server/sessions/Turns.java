@@ -1,0 +1,326 @@
+package dev.cortex.server.sessions;
+
+import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.server.sessions.backend.Backend;
+import dev.cortex.server.sessions.backend.BackendEvent;
+import dev.cortex.server.sessions.backend.BackendException;
+import dev.cortex.server.sessions.backend.TurnRequest;
+import dev.cortex.server.sessions.store.Costs;
+import dev.cortex.server.sessions.store.Execution;
+import dev.cortex.server.sessions.store.Executions;
+import dev.cortex.server.sessions.store.Session;
+import dev.cortex.server.sessions.store.SessionStore;
+import dev.cortex.server.sessions.store.Transcript;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The turns of the sessions: one runs per session at a time, started with the messages waiting in
+ * its inbox; its backend's events become transcript entries and costs; its end finishes its
+ * execution and starts the next turn when messages waited meanwhile. A turn still running after
+ * max_turn, by the clock, is stopped at the next {@link #expireOverdue} and fails.
+ */
+final class Turns implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Turns.class);
+
+  private final SessionStore store;
+  private final Executions executions;
+  private final Costs costs;
+  private final ModelPrices prices;
+  private final Map<String, Backend> backends;
+  private final SessionEnvironment environment;
+  private final Supplier<Budgets> budgets;
+  private final Duration maxTurn;
+  private final Clock clock;
+  private final Followers followers;
+  private final Map<String, LiveTurn> live = new ConcurrentHashMap<>();
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final ExecutorService starter =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread thread = new Thread(r, "cortex-session-start");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private volatile boolean closing;
+
+  Turns(
+      SessionStore store,
+      Executions executions,
+      Costs costs,
+      ModelPrices prices,
+      Map<String, Backend> backends,
+      SessionEnvironment environment,
+      Supplier<Budgets> budgets,
+      Duration maxTurn,
+      Clock clock,
+      Followers followers) {
+    this.store = store;
+    this.executions = executions;
+    this.costs = costs;
+    this.prices = prices;
+    this.backends = backends;
+    this.environment = environment;
+    this.budgets = budgets;
+    this.maxTurn = maxTurn;
+    this.clock = clock;
+    this.followers = followers;
+  }
+
+  /** What a session's turns and deliveries hold while they change it. */
+  Object lock(String sessionId) {
+    return locks.computeIfAbsent(sessionId, k -> new Object());
+  }
+
+  /** The turn running in a session, or null. */
+  LiveTurn running(String sessionId) {
+    return live.get(sessionId);
+  }
+
+  /** Starts a turn off the calling thread (unless the server is closing). */
+  void startLater(String sessionId) {
+    if (!closing) {
+      starter.execute(() -> start(sessionId));
+    }
+  }
+
+  /**
+   * Starts a turn with the messages waiting in the session's inbox, unless one runs or none waits.
+   *
+   * @return the new turn's execution id, or null
+   */
+  String start(String sessionId) {
+    if (closing) {
+      return null;
+    }
+    synchronized (lock(sessionId)) {
+      if (live.containsKey(sessionId)) {
+        return null;
+      }
+      List<SessionStore.Pending> pending = store.pending(sessionId);
+      if (pending.isEmpty()) {
+        return null;
+      }
+      Session session = store.find(sessionId);
+      String executionId = executions.start("turn", session);
+      store.deliver(sessionId, pending, executionId).forEach(e -> followers.publish(sessionId, e));
+      pending.forEach(
+          p ->
+              followers.publish(
+                  sessionId, new SessionService.Update.Delivered(p.seq(), executionId)));
+      if (refused(session, executionId)) {
+        return executionId;
+      }
+      LiveTurn turn = new LiveTurn(executionId, clock.instant().plus(maxTurn));
+      live.put(sessionId, turn);
+      store.state(sessionId, Session.State.RUNNING);
+      launch(
+          session,
+          turn,
+          String.join("\n\n", pending.stream().map(SessionStore.Pending::text).toList()));
+      return executionId;
+    }
+  }
+
+  /** Ends the turn before it starts when a budget is spent; whether it did. */
+  private boolean refused(Session session, String executionId) {
+    String refusal = budgets.get().refusal(costs, session.project(), clock);
+    if (refusal == null) {
+      return false;
+    }
+    system(session.id(), executionId, refusal);
+    executions.finish(executionId, Execution.Status.FAILED, null, refusal, 0, 0);
+    followers.publish(
+        session.id(),
+        new SessionService.Update.TurnEnded(executionId, Execution.Status.FAILED, refusal));
+    return true;
+  }
+
+  /** Starts the backend's turn; a backend that cannot start ends the turn failed. */
+  private void launch(Session session, LiveTurn turn, String prompt) {
+    try {
+      turn.turn =
+          backends
+              .get(session.backend())
+              .start(request(session, prompt), event -> onEvent(session, turn, event));
+    } catch (BackendException | RuntimeException e) {
+      String error =
+          e instanceof BackendException ? e.getMessage() : "the backend could not start: " + e;
+      if (!(e instanceof BackendException)) {
+        log.error("starting a turn of {} failed", session.id(), e);
+      }
+      end(session, turn, BackendEvent.End.failed(error));
+    }
+  }
+
+  private TurnRequest request(Session session, String prompt) {
+    SessionEnvironment.McpConfig config = environment.mcpConfig(session);
+    return new TurnRequest(
+        session.id(),
+        prompt,
+        session.backendSessionId(),
+        session.model(),
+        session.workingDirectory(),
+        environment.environment(session, config),
+        config.file(),
+        config.strict(),
+        session.program());
+  }
+
+  private void onEvent(Session session, LiveTurn turn, BackendEvent event) {
+    String id = session.id();
+    synchronized (lock(id)) {
+      if (live.get(id) != turn) {
+        return;
+      }
+      if (event instanceof BackendEvent.Started started) {
+        if (started.backendSessionId() != null) {
+          store.backendSessionId(id, started.backendSessionId());
+        }
+      } else if (event instanceof BackendEvent.Text text) {
+        entry(id, turn, Transcript.Kind.ASSISTANT, Transcript.text(text.text()));
+      } else if (event instanceof BackendEvent.ToolUse use) {
+        entry(
+            id,
+            turn,
+            Transcript.Kind.TOOL_USE,
+            Transcript.toolUse(use.id(), use.name(), use.input()));
+      } else if (event instanceof BackendEvent.ToolResult result) {
+        entry(
+            id,
+            turn,
+            Transcript.Kind.TOOL_RESULT,
+            Transcript.toolResult(result.toolUseId(), result.content(), result.error()));
+      } else if (event instanceof BackendEvent.Note note) {
+        entry(id, turn, Transcript.Kind.NOTE, Transcript.text(note.text()));
+      } else if (event instanceof BackendEvent.Cost cost) {
+        cost(session, turn, cost);
+      } else if (event instanceof BackendEvent.End end) {
+        end(session, turn, end);
+      }
+    }
+  }
+
+  private void entry(String sessionId, LiveTurn turn, Transcript.Kind kind, String body) {
+    followers.publish(sessionId, store.append(sessionId, turn.executionId, kind, body));
+  }
+
+  private void system(String sessionId, String executionId, String text) {
+    followers.publish(
+        sessionId,
+        store.append(sessionId, executionId, Transcript.Kind.SYSTEM, Transcript.text(text)));
+  }
+
+  /**
+   * Records what the turn cost: the backend's own figure, else its tokens at the table's prices.
+   */
+  private void cost(Session session, LiveTurn turn, BackendEvent.Cost cost) {
+    double usd =
+        cost.usd() != null
+            ? cost.usd()
+            : prices
+                .usd(
+                    cost.model(), cost.inputTokens() + cost.cacheWriteTokens(), cost.outputTokens())
+                .map(java.math.BigDecimal::doubleValue)
+                .orElse(0.0);
+    turn.usd += usd;
+    costs.record(
+        new Costs.Entry(
+            clock.instant(),
+            turn.executionId,
+            session.id(),
+            session.project(),
+            "turn",
+            cost.model() != null ? cost.model() : session.model(),
+            cost.mode() == null ? "api" : cost.mode(),
+            cost.inputTokens(),
+            cost.outputTokens(),
+            cost.cacheReadTokens(),
+            cost.cacheWriteTokens(),
+            usd));
+  }
+
+  private void end(Session session, LiveTurn turn, BackendEvent.End end) {
+    String id = session.id();
+    if (!live.remove(id, turn)) {
+      return;
+    }
+    Execution.Status status =
+        switch (end.status()) {
+          case COMPLETED -> Execution.Status.COMPLETED;
+          case FAILED -> Execution.Status.FAILED;
+          case STOPPED -> Execution.Status.CANCELLED;
+        };
+    String error = end.error();
+    if (status == Execution.Status.CANCELLED) {
+      error =
+          "The turn was stopped" + (turn.stopReason == null ? "." : ": " + turn.stopReason + ".");
+      system(id, turn.executionId, error);
+      if (turn.timedOut) {
+        // Nobody asked for it: a turn that ran out of time failed.
+        status = Execution.Status.FAILED;
+      }
+    } else if (status == Execution.Status.FAILED) {
+      system(id, turn.executionId, "The turn failed: " + error);
+    }
+    executions.finish(turn.executionId, status, end.result(), error, turn.usd, 1);
+    store.state(id, Session.State.IDLE);
+    followers.publish(id, new SessionService.Update.TurnEnded(turn.executionId, status, error));
+    // Messages that waited during the turn start the next one, off the backend's thread.
+    startLater(id);
+  }
+
+  /** Stops every turn that has run longer than max_turn by the clock. */
+  void expireOverdue() {
+    Instant now = clock.instant();
+    String reason = "it ran longer than max_turn (" + maxTurn.toMinutes() + " min)";
+    for (LiveTurn turn : List.copyOf(live.values())) {
+      turn.expireAt(now, reason);
+    }
+  }
+
+  /**
+   * After a start: executions of a process that died are marked stale, a turn that was running is
+   * marked interrupted, and messages that were waiting are delivered.
+   */
+  void recover() {
+    List<String> stale = executions.sweep();
+    for (Session session : store.running()) {
+      store.state(session.id(), Session.State.IDLE);
+      system(
+          session.id(), null, "The turn was interrupted: the agent server stopped while it ran.");
+    }
+    if (!stale.isEmpty()) {
+      log.info("{} execution(s) of an earlier server marked stale", stale.size());
+    }
+    store.withPending().forEach(this::startLater);
+  }
+
+  /** Stops every running turn and starts no more: the server is shutting down. */
+  @Override
+  public void close() {
+    closing = true;
+    starter.shutdown();
+    try {
+      // A turn starting now is stopped with the others, not left behind.
+      if (!starter.awaitTermination(5, TimeUnit.SECONDS)) {
+        log.warn("a session's turn was still starting at shutdown");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    for (LiveTurn turn : List.copyOf(live.values())) {
+      turn.stop("the agent server is shutting down");
+    }
+  }
+}

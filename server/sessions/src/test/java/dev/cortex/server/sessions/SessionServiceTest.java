@@ -1,0 +1,373 @@
+package dev.cortex.server.sessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.server.sessions.backend.ClaudeBackend;
+import dev.cortex.server.sessions.backend.CommandBackend;
+import dev.cortex.server.sessions.store.Costs;
+import dev.cortex.server.sessions.store.Execution;
+import dev.cortex.server.sessions.store.Executions;
+import dev.cortex.server.sessions.store.Session;
+import dev.cortex.server.sessions.store.SessionStore;
+import dev.cortex.server.sessions.store.SessionsSchema;
+import dev.cortex.server.sessions.store.Transcript;
+import dev.cortex.storage.Database;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sessions' turns with the real {@code command} backend: small shell programs as agents, the
+ * store in a real SQLite file, and a clock the tests move (max_turn is checked against it at each
+ * {@link SessionService#sweep}, never waited out).
+ */
+class SessionServiceTest {
+  static final Duration LIMIT = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+  Database database;
+  MovableClock clock = new MovableClock(Instant.parse("2026-12-01T10:00:00Z"));
+  SessionService sessions;
+  Executions executions;
+  SessionStore store;
+  Path work;
+
+  /** A clock that stands still until a test moves it. */
+  static final class MovableClock extends Clock {
+    private volatile Instant now;
+
+    MovableClock(Instant now) {
+      this.now = now;
+    }
+
+    void advance(Duration by) {
+      now = now.plus(by);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  @BeforeEach
+  void start() throws IOException {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    work = Files.createDirectories(dir.resolve("work"));
+    database = new Database(home, List.of(SessionsSchema.area()), Clock.systemUTC());
+    store = new SessionStore(() -> database, clock);
+    executions = new Executions(() -> database, clock);
+    Map<String, dev.cortex.server.sessions.backend.Backend> backends = new LinkedHashMap<>();
+    backends.put(CommandBackend.NAME, new CommandBackend());
+    CortexHome cortexHome = new CortexHome(home, home.resolve("data"));
+    backends.put(ClaudeBackend.NAME, new ClaudeBackend(cortexHome));
+    sessions =
+        new SessionService(
+            store,
+            executions,
+            new Costs(() -> database, clock),
+            backends,
+            new SessionEnvironment(
+                cortexHome, Map.of("PATH", System.getenv("PATH")), "token", () -> 3001),
+            () -> Budgets.NONE,
+            new SessionSettings("command", null, Duration.ofMinutes(1)),
+            ModelPrices.shipped(),
+            clock,
+            AllowlistCheck.NONE);
+  }
+
+  @AfterEach
+  void stop() {
+    sessions.close();
+    database.close();
+  }
+
+  /** A session whose turns run {@code script} (a POSIX shell program). */
+  Session session(String name, String script) throws Exception {
+    Path program = work.resolve(name + ".sh");
+    Files.writeString(program, "#!/bin/sh\ndir=$(dirname \"$0\")\n" + script);
+    assertThat(program.toFile().setExecutable(true)).isTrue();
+    return sessions.create(
+        new SessionService.NewSession(
+            name,
+            null,
+            null,
+            "command",
+            null,
+            null,
+            null,
+            null,
+            List.of(program.toString()),
+            work,
+            null));
+  }
+
+  /** The live events of a session, from now on. */
+  BlockingQueue<SessionService.Update> follow(Session session) throws SessionException {
+    BlockingQueue<SessionService.Update> updates = new LinkedBlockingQueue<>();
+    sessions.follow(session.id(), updates::add);
+    return updates;
+  }
+
+  /** Waits (on the events, with a deadline) for the first update that matches. */
+  static <T extends SessionService.Update> T await(
+      BlockingQueue<SessionService.Update> updates, Class<T> type, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      SessionService.Update update = updates.poll(100, TimeUnit.MILLISECONDS);
+      if (type.isInstance(update)) {
+        return type.cast(update);
+      }
+    }
+    throw new AssertionError("no " + what + " within " + LIMIT);
+  }
+
+  static SessionService.Update.Entry awaitSaid(
+      BlockingQueue<SessionService.Update> updates, String text) throws InterruptedException {
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (updates.poll(100, TimeUnit.MILLISECONDS) instanceof SessionService.Update.Entry entry
+          && entry.entry().kind() == Transcript.Kind.ASSISTANT
+          && entry.entry().body().equals(Transcript.text(text))) {
+        return entry;
+      }
+    }
+    throw new AssertionError("the agent did not say '" + text + "' within " + LIMIT);
+  }
+
+  List<String> bodies(Session session) throws SessionException {
+    return sessions.transcript(session.id(), 0, 100).stream().map(Transcript.Entry::body).toList();
+  }
+
+  @Test
+  void send_idleSession_startsATurn_whoseEventsBecomeTheTranscript() throws Exception {
+    Session session =
+        session(
+            "plain",
+            """
+            read -r line
+            echo '{"type":"text","text":"hello"}'
+            echo '{"type":"tool_use","id":"t1","name":"clock","input":{"zone":"UTC"}}'
+            echo '{"type":"tool_result","tool_use_id":"t1","content":"12:00","is_error":false}'
+            echo 'not json'
+            echo '{"type":"cost","model":"m","input_tokens":3,"output_tokens":4,"usd":0.25}'
+            echo '{"type":"end","status":"completed","result":"hello"}'
+            """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+
+    SessionService.Delivery delivery = sessions.send("plain", "hi there", "person");
+
+    assertThat(delivery.status()).isEqualTo("started");
+    assertThat(delivery.inboxSeq()).isEqualTo(1);
+    SessionService.Update.TurnEnded end =
+        await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    assertThat(end.executionId()).isEqualTo(delivery.executionId());
+    assertThat(end.status()).isEqualTo(Execution.Status.COMPLETED);
+    assertThat(bodies(session))
+        .containsExactly(
+            "{\"text\":\"hi there\",\"source\":\"person\"}",
+            "{\"text\":\"hello\"}",
+            "{\"id\":\"t1\",\"name\":\"clock\",\"input\":{\"zone\":\"UTC\"}}",
+            "{\"tool_use_id\":\"t1\",\"content\":\"12:00\",\"is_error\":false}",
+            "{\"text\":\"the backend printed a line that is not JSON: not json\"}");
+    Execution execution = executions.get(delivery.executionId());
+    assertThat(execution.status()).isEqualTo(Execution.Status.COMPLETED);
+    assertThat(execution.costUsd()).isEqualTo(0.25);
+    assertThat(sessions.runningExecution(session.id())).isNull();
+    assertThat(sessions.get("plain").state()).isEqualTo(Session.State.IDLE);
+  }
+
+  static final String WORKING =
+      """
+      read -r line
+      sleep 600 &
+      echo '{"type":"text","text":"working"}'
+      wait
+      echo '{"type":"end","status":"completed","result":"woke up"}'
+      """;
+
+  @Test
+  void sweep_aTurnPastMaxTurnByTheClock_isStoppedAndFails() throws Exception {
+    Session session = session("hung", WORKING);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+    String execution = sessions.send("hung", "work", "person").executionId();
+    awaitSaid(updates, "working");
+
+    clock.advance(Duration.ofSeconds(59));
+    sessions.sweep();
+    assertThat(sessions.runningExecution(session.id())).isEqualTo(execution);
+
+    clock.advance(Duration.ofSeconds(2));
+    sessions.sweep();
+
+    SessionService.Update.TurnEnded end =
+        await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    assertThat(end.status()).isEqualTo(Execution.Status.FAILED);
+    assertThat(end.error()).isEqualTo("The turn was stopped: it ran longer than max_turn (1 min).");
+    assertThat(executions.get(execution).error()).isEqualTo(end.error());
+    List<String> bodies = bodies(session);
+    assertThat(bodies.get(bodies.size() - 1)).isEqualTo(Transcript.text(end.error()));
+    assertThat(sessions.runningExecution(session.id())).isNull();
+  }
+
+  @Test
+  void stop_aRunningTurn_isCancelledWithTheReason_andTheNextStopFindsNone() throws Exception {
+    Session session = session("stoppable", WORKING);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+    sessions.send("stoppable", "work", "person");
+    awaitSaid(updates, "working");
+
+    assertThat(sessions.stop("stoppable", "asked by the person")).isTrue();
+
+    SessionService.Update.TurnEnded end =
+        await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    assertThat(end.status()).isEqualTo(Execution.Status.CANCELLED);
+    assertThat(end.error()).isEqualTo("The turn was stopped: asked by the person.");
+    assertThat(sessions.stop("stoppable", "again")).isFalse();
+    clock.advance(Duration.ofHours(1));
+    sessions.sweep();
+    assertThat(executions.get(end.executionId()).status()).isEqualTo(Execution.Status.CANCELLED);
+  }
+
+  @Test
+  void send_whileTheTurnReads_isInjectedIntoIt() throws Exception {
+    Session session =
+        session(
+            "reading",
+            """
+            read -r line
+            echo '{"type":"text","text":"ready"}'
+            read -r more
+            echo '{"type":"text","text":"got more"}'
+            echo '{"type":"end","status":"completed","result":"done"}'
+            """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+    SessionService.Delivery first = sessions.send("reading", "first", "person");
+    awaitSaid(updates, "ready");
+
+    SessionService.Delivery second = sessions.send("reading", "second", "person");
+
+    assertThat(second.status()).isEqualTo("injected");
+    assertThat(second.executionId()).isEqualTo(first.executionId());
+    await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    assertThat(sessions.transcript(session.id(), 0, 100))
+        .extracting(Transcript.Entry::kind)
+        .containsExactly(
+            Transcript.Kind.USER,
+            Transcript.Kind.ASSISTANT,
+            Transcript.Kind.USER,
+            Transcript.Kind.ASSISTANT);
+  }
+
+  @Test
+  void send_whileTheTurnTakesNoInput_isQueued_andStartsTheNextTurn() throws Exception {
+    Session session =
+        session(
+            "holding",
+            """
+            read -r line
+            exec 0<&-
+            echo '{"type":"text","text":"holding"}'
+            while [ ! -e "$dir/release" ]; do sleep 0.05; done
+            echo '{"type":"end","status":"completed","result":"held"}'
+            """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+    SessionService.Delivery first = sessions.send("holding", "first", "person");
+    awaitSaid(updates, "holding");
+
+    SessionService.Delivery second = sessions.send("holding", "second", "person");
+
+    assertThat(second.status()).isEqualTo("queued");
+    assertThat(second.executionId()).isEqualTo(first.executionId());
+    Files.writeString(work.resolve("release"), "");
+    SessionService.Update.Delivered taken =
+        await(updates, SessionService.Update.Delivered.class, "the queued message taken");
+    assertThat(taken.inboxSeq()).isEqualTo(second.inboxSeq());
+    assertThat(taken.executionId()).isNotEqualTo(first.executionId());
+  }
+
+  @Test
+  void wake_theSameKeyTwice_deliversTheMessageOnce() throws Exception {
+    Session session =
+        session(
+            "woken",
+            """
+            read -r line
+            echo '{"type":"end","status":"completed","result":"ok"}'
+            """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+
+    SessionService.Delivery first = sessions.wake(session.id(), "done", "waitpoint", "wp-1:1");
+    await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    SessionService.Delivery again = sessions.wake(session.id(), "done", "waitpoint", "wp-1:1");
+
+    assertThat(first.status()).isEqualTo("started");
+    assertThat(again.status()).isEqualTo("delivered");
+    assertThat(again.inboxSeq()).isEqualTo(first.inboxSeq());
+    assertThat(bodies(session)).containsExactly("{\"text\":\"done\",\"source\":\"waitpoint\"}");
+  }
+
+  @Test
+  void create_badRequests_areRefusedWithTheRule_andNothingIsWritten() throws Exception {
+    assertThatThrownBy(
+            () ->
+                sessions.create(
+                    new SessionService.NewSession(
+                        null, null, null, "gpt", null, null, null, null, null, work, null)))
+        .isInstanceOf(SessionException.class)
+        .hasMessage("Unknown backend 'gpt'. Known: command, claude.");
+    assertThatThrownBy(
+            () ->
+                sessions.create(
+                    new SessionService.NewSession(
+                        "x", "irc:#a", null, "claude", null, null, null, null, null, work, null)))
+        .hasMessage("'irc:#a' is not a channel: cli:, web:, slack: or feishu: and an id.");
+    assertThatThrownBy(() -> sessions.send("nobody", "hi", "person"))
+        .isInstanceOf(SessionException.class)
+        .hasMessage("No session 'nobody'.");
+    assertThatThrownBy(() -> sessions.send("nobody", " ", "person"))
+        .hasMessage("The message is empty.");
+    assertThat(sessions.list(10)).isEmpty();
+  }
+
+  @Test
+  void follow_pastTheMostFollowers_isRefused() throws Exception {
+    Session session = session("crowded", "read -r line\n");
+    for (int i = 0; i < SessionService.MAX_FOLLOWERS; i++) {
+      sessions.follow(session.id(), update -> {});
+    }
+
+    assertThatThrownBy(() -> sessions.follow(session.id(), update -> {}))
+        .isInstanceOf(SessionException.class)
+        .hasMessage("Session " + session.id() + " has 32 followers already.");
+  }
+}

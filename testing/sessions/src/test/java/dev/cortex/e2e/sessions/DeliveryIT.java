@@ -1,0 +1,143 @@
+package dev.cortex.e2e.sessions;
+
+import static dev.cortex.e2e.sessions.SessionServer.ofKind;
+import static dev.cortex.e2e.sessions.SessionServer.script;
+import static dev.cortex.testing.SessionApi.kinds;
+import static dev.cortex.testing.SessionApi.said;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.testing.AgentPrograms;
+import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.Eventually;
+import dev.cortex.testing.SessionApi;
+import dev.cortex.testing.TestJson;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Where a message goes: injected into the running turn, queued for the next one when the turn takes
+ * no input, and turns of two sessions at the same time.
+ */
+class DeliveryIT {
+  @TempDir static Path home;
+  @TempDir static Path work;
+
+  static SessionServer fixture;
+  static AgentServer server;
+  static SessionApi api;
+  static AgentPrograms programs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    fixture = SessionServer.start(home, work);
+    server = fixture.server;
+    api = fixture.api;
+    programs = fixture.programs;
+  }
+
+  @AfterAll
+  static void stop() {
+    if (fixture != null) {
+      fixture.close();
+    }
+  }
+
+  @Test
+  void send_whileATurnRuns_isInjectedIntoIt() throws Exception {
+    String id = fixture.scripted("injected", Map.of()).path("id").asString();
+    JsonNode first =
+        api.send(id, script(Map.of("say", "waiting", "await_inject", 1, "echo_injected", true)));
+    assertThat(first.path("status").asString()).isEqualTo("started");
+    api.awaitEntry(id, said("waiting"), "the agent waiting");
+
+    JsonNode second = api.send(id, "and goodbye");
+
+    assertThat(second.path("status").asString()).isEqualTo("injected");
+    assertThat(second.path("execution_id").asString())
+        .isEqualTo(first.path("execution_id").asString());
+    api.awaitEntry(id, said("injected: and goodbye"), "the injected message said back");
+    api.awaitIdle(id);
+    List<JsonNode> transcript = api.transcript(id);
+    assertThat(kinds(transcript)).containsExactly("user", "assistant", "user", "assistant");
+    assertThat(transcript.get(2).path("body").path("text").asString()).isEqualTo("and goodbye");
+    assertThat(transcript)
+        .allSatisfy(
+            e ->
+                assertThat(e.path("execution_id").asString())
+                    .isEqualTo(first.path("execution_id").asString()));
+    assertThat(api.executionsOf(id)).hasSize(1);
+    assertThat(api.execution(first.path("execution_id").asString()).path("output").asString())
+        .isEqualTo("injected: and goodbye");
+  }
+
+  @Test
+  void send_toATurnThatTakesNoInjection_isQueued_andTheNextTurnTakesEachOnce() throws Exception {
+    String id =
+        api.create(AgentPrograms.run(programs.hold), work, Map.of("name", "queueing"))
+            .path("id")
+            .asString();
+    JsonNode first = api.send(id, "hold:queue-release");
+    api.awaitEntry(id, said("holding"), "the first turn holding");
+
+    JsonNode a = api.send(id, "message a");
+    JsonNode b = api.send(id, "message b");
+
+    assertThat(a.path("status").asString()).isEqualTo("queued");
+    assertThat(b.path("status").asString()).isEqualTo("queued");
+    assertThat(b.path("inbox_seq").asLong()).isGreaterThan(a.path("inbox_seq").asLong());
+    assertThat(api.show(id).path("running_execution").asString())
+        .isEqualTo(first.path("execution_id").asString());
+    programs.release("queue-release");
+    Eventually.until("the second turn", AgentServer.LIMIT, () -> fixture.turns(id) == 2);
+    api.awaitIdle(id);
+    List<String> turns = programs.turns(id);
+    assertThat(turns).hasSize(2);
+    assertThat(TestJson.JSON.readTree(turns.get(1)).path("prompt").asString())
+        .isEqualTo("message a\n\nmessage b");
+    List<JsonNode> transcript = api.transcript(id);
+    assertThat(SessionApi.userTexts(transcript))
+        .containsExactly("hold:queue-release", "message a", "message b");
+    List<JsonNode> executions = api.executionsOf(id);
+    assertThat(executions).hasSize(2);
+    assertThat(executions)
+        .allSatisfy(e -> assertThat(e.path("status").asString()).isEqualTo("completed"));
+    String next = executions.get(0).path("id").asString();
+    assertThat(ofKind(transcript, "user").subList(1, 3))
+        .allSatisfy(e -> assertThat(e.path("execution_id").asString()).isEqualTo(next));
+  }
+
+  @Test
+  void twoSessions_onTwoChannels_runTurnsAtTheSameTime() throws Exception {
+    String a = fixture.scripted("pair-a", Map.of()).path("id").asString();
+    String b = fixture.scripted("pair-b", Map.of()).path("id").asString();
+    String waiting = script(Map.of("say", "ready", "await_inject", 1, "echo_injected", true));
+
+    api.send(a, waiting);
+    api.send(b, waiting);
+    api.awaitEntry(a, said("ready"), "a ready");
+    api.awaitEntry(b, said("ready"), "b ready");
+
+    JsonNode shownA = api.show(a);
+    JsonNode shownB = api.show(b);
+    assertThat(shownA.path("state").asString()).isEqualTo("running");
+    assertThat(shownB.path("state").asString()).isEqualTo("running");
+    assertThat(shownA.path("channel").asString()).isEqualTo("cli:pair-a");
+    assertThat(shownB.path("channel").asString()).isEqualTo("cli:pair-b");
+    assertThat(api.send(a, "go a").path("status").asString()).isEqualTo("injected");
+    assertThat(api.send(b, "go b").path("status").asString()).isEqualTo("injected");
+    api.awaitIdle(a);
+    api.awaitIdle(b);
+    assertThat(api.transcript(a))
+        .anyMatch(said("injected: go a"))
+        .noneMatch(said("injected: go b"));
+    assertThat(api.transcript(b))
+        .anyMatch(said("injected: go b"))
+        .noneMatch(said("injected: go a"));
+  }
+}

@@ -1,0 +1,166 @@
+package dev.cortex.e2e.sessions;
+
+import dev.cortex.testing.AgentPrograms;
+import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.Eventually;
+import dev.cortex.testing.ScriptedAgent;
+import dev.cortex.testing.SessionApi;
+import dev.cortex.testing.TestJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One real agent server for the tests of a class, and the programs its sessions run ({@link
+ * AgentPrograms}, written into the class's work folder, where the sessions also work). The tests of
+ * a class share the server but not its sessions: each test creates its own, so that the tests run
+ * in any order. The static helpers say what the scripted agent is to do and read what its turns
+ * left.
+ */
+final class SessionServer implements AutoCloseable {
+  final Path home;
+  final Path work;
+  final AgentServer server;
+  final SessionApi api;
+  final AgentPrograms programs;
+
+  private SessionServer(Path home, Path work, AgentServer server, AgentPrograms programs) {
+    this.home = home;
+    this.work = work;
+    this.server = server;
+    this.api = new SessionApi(server);
+    this.programs = programs;
+  }
+
+  /** A server in {@code home} with no settings of its own. */
+  static SessionServer start(Path home, Path work) throws IOException {
+    return start(home, work, null, Map.of(), null);
+  }
+
+  /**
+   * A server in {@code home}.
+   *
+   * @param toml its {@code config/cortex.toml}, or null for none
+   * @param env variables of its environment beyond the home's
+   * @param machines its {@code machines.json}, or null for none
+   */
+  static SessionServer start(
+      Path home, Path work, String toml, Map<String, String> env, String machines)
+      throws IOException {
+    if (toml != null) {
+      Files.createDirectories(home.resolve("config"));
+      Files.writeString(home.resolve("config/cortex.toml"), toml);
+    }
+    AgentPrograms programs = AgentPrograms.write(work);
+    AgentServer server = new AgentServer(home, env);
+    if (machines != null) {
+      server.machines(machines);
+    }
+    return new SessionServer(home, work, server.start(), programs);
+  }
+
+  @Override
+  public void close() {
+    api.close();
+    server.close();
+  }
+
+  /** A session of the scripted agent named {@code name}, working in the work folder. */
+  JsonNode scripted(String name, Map<String, Object> more) throws Exception {
+    Map<String, Object> fields = new LinkedHashMap<>(more);
+    fields.put("name", name);
+    return api.create(ScriptedAgent.command(), work, fields);
+  }
+
+  /** The id of the session named {@code name}. */
+  String id(String name) throws Exception {
+    return api.show(name).path("id").asString();
+  }
+
+  /** How many turns {@code hold} ran for a session. */
+  int turns(String id) {
+    try {
+      return programs.turns(id).size();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** The ids of every session of the server. */
+  List<String> sessionIds() throws Exception {
+    List<String> ids = new ArrayList<>();
+    api.call("list", Map.of("limit", 200))
+        .result()
+        .path("sessions")
+        .forEach(s -> ids.add(s.path("id").asString()));
+    return ids;
+  }
+
+  /** A script for the scripted agent, as the prompt of a turn. */
+  static String script(Map<String, Object> script) {
+    return TestJson.JSON.writeValueAsString(script);
+  }
+
+  /** A tool call of a script. */
+  static Map<String, Object> call(String tool, Map<String, Object> arguments) {
+    return Map.of("tool", tool, "arguments", arguments);
+  }
+
+  /** A script that says it spent {@code usd} and reports that cost. */
+  static String costing(double usd, String mode) {
+    Map<String, Object> cost = new LinkedHashMap<>();
+    cost.put("model", "scripted");
+    cost.put("input_tokens", 10);
+    cost.put("output_tokens", 5);
+    cost.put("usd", usd);
+    cost.put("mode", mode);
+    return script(Map.of("say", "spent " + usd, "cost", cost));
+  }
+
+  static List<JsonNode> ofKind(List<JsonNode> entries, String kind) {
+    return entries.stream().filter(e -> e.path("kind").asString().equals(kind)).toList();
+  }
+
+  /** A tool result's content, read as JSON. */
+  static JsonNode content(JsonNode toolResult) {
+    return TestJson.JSON.readTree(toolResult.path("body").path("content").asString());
+  }
+
+  /** The tools each server of the session's configuration listed, by server key. */
+  static Map<String, List<String>> listed(List<JsonNode> transcript) {
+    Map<String, List<String>> listed = new LinkedHashMap<>();
+    for (JsonNode entry : ofKind(transcript, "assistant")) {
+      String text = entry.path("body").path("text").asString();
+      if (text.startsWith("{")) {
+        JsonNode server = TestJson.JSON.readTree(text);
+        List<String> tools = new ArrayList<>();
+        server.path("tools").forEach(t -> tools.add(t.asString()));
+        listed.put(server.path("server").asString(), tools);
+      }
+    }
+    return listed;
+  }
+
+  /** Waits until every one of the processes has ended. */
+  static void awaitEnded(long[] pids) {
+    for (long pid : pids) {
+      Eventually.until(
+          "process " + pid + " ended", AgentServer.LIMIT, () -> !AgentPrograms.alive(pid));
+    }
+  }
+
+  static String drain(InputStream in) {
+    try {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}
