@@ -29,9 +29,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * One Jetty server for a long-lived process, with one connector per port (each with its own name,
  * address and optional TLS) and routes mounted per connector: the agent server's webhook and device
- * hub, later its workbench and MCP over HTTP. A request is routed only among the routes of the
- * connector it arrived on, so a route mounted on the loopback webhook can never be reached through
- * the hub's port. Stopping is graceful: requests in flight may finish within the grace period.
+ * hub, and MCP over streamable HTTP ({@code cortex mcp --http}). A request is routed only among the
+ * routes of the connector it arrived on, so a route mounted on the loopback webhook can never be
+ * reached through the hub's port. Stopping is graceful: requests in flight may finish within the
+ * grace period.
  */
 public final class HttpHost implements AutoCloseable {
   private final Server server;
@@ -139,7 +140,9 @@ public final class HttpHost implements AutoCloseable {
     }
 
     /**
-     * Mounts {@code handler} at {@code pathSpec} (e.g. {@code /webhook/*}) on {@code connector}.
+     * Mounts {@code handler} at {@code pathSpec} (e.g. {@code /webhook/*}, or {@code /*} for every
+     * path) on {@code connector}. The handler sees the request's whole path; a servlet context
+     * handler with context path {@code /} serves as a route too.
      */
     public Builder route(String connector, String pathSpec, Handler handler) {
       PathMappingsHandler mappings = routes.get(connector);

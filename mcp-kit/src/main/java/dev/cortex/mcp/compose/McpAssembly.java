@@ -1,5 +1,6 @@
 package dev.cortex.mcp.compose;
 
+import dev.cortex.base.Cancellation;
 import dev.cortex.base.Json;
 import dev.cortex.mcp.caller.CancelSignals;
 import dev.cortex.mcp.caller.RequestWithdrawal;
@@ -63,7 +64,7 @@ public final class McpAssembly {
   public record TransportHooks(RequestWithdrawal withdrawal, CancelSignals cancellations) {
     /** For a transport that can neither withdraw a question nor see a cancel. */
     public static TransportHooks none() {
-      return new TransportHooks(RequestWithdrawal.NONE, new CancelSignals());
+      return new TransportHooks(RequestWithdrawal.NONE, CancelSignals.NONE);
     }
 
     public TransportHooks {
@@ -180,12 +181,15 @@ public final class McpAssembly {
       Sessions sessions) {
     JsonNode args =
         request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
-    Object token = request.meta() == null ? null : request.meta().get(CancelSignals.META_KEY);
+    Object requestId = request.meta() == null ? null : request.meta().get(CancelSignals.META_KEY);
     ToolContext.Caller caller =
         ToolContext.Caller.of(progressSink(exchange, request))
             .withElicitor(ClientElicitor.of(exchange, hooks.withdrawal()))
             .withSession(sessions.identity(), sessions.memory(exchange.sessionId()))
-            .withCancellation(hooks.cancellations().signal(token));
+            .withCancellation(
+                requestId == null
+                    ? Cancellation.NONE
+                    : hooks.cancellations().of(exchange.sessionId(), requestId));
     ToolOutcome outcome = invoker.call(name, args, caller);
     McpSchema.CallToolResult.Builder result =
         McpSchema.CallToolResult.builder()

@@ -1,5 +1,7 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.base.Cancellation;
+import dev.cortex.mcp.caller.CancelSignals;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,9 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * SSE stream of the POST that carried it, and blocks that POST's thread until the answer is out.
  * The guard registers each request while its POST runs and hands the servlet a writer that sends
  * one SSE event per flush; once the client cancels the request, every later event of that stream
- * (progress and the response) is dropped, and the stream ends empty when the work finishes.
+ * (progress and the response) is dropped, and the stream ends empty when the work finishes. The
+ * request's work hears of the cancel through {@link #of}, from the request's own entry.
  */
-final class HttpCancellation {
+final class HttpCancellation implements CancelSignals {
   static final String SESSION_HEADER = "Mcp-Session-Id";
 
   private final Map<String, InFlightRequests> sessions = new ConcurrentHashMap<>();
@@ -75,11 +78,20 @@ final class HttpCancellation {
     return InFlightRequests.CANCELLED.equals(message.get("method")) && !message.containsKey("id");
   }
 
-  /** Applies a {@code notifications/cancelled}; one for a request not in flight is ignored. */
+  /**
+   * Applies a {@code notifications/cancelled}: the request's work hears of it at once. One for a
+   * request not in flight is ignored.
+   */
   boolean cancel(String session, Map<?, ?> message) {
     Object id = message.get("params") instanceof Map<?, ?> params ? params.get("requestId") : null;
     InFlightRequests requests = session == null ? null : sessions.get(session);
     return requests != null && requests.cancel(id);
+  }
+
+  @Override
+  public Cancellation of(String session, Object requestId) {
+    InFlightRequests requests = session == null ? null : sessions.get(session);
+    return requests == null ? Cancellation.NONE : requests.cancellation(requestId);
   }
 
   /** Sends each event of the stream until the request is cancelled, then nothing. */

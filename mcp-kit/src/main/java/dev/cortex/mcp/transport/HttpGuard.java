@@ -15,9 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,18 +49,16 @@ final class HttpGuard implements Filter {
   private final AtomicLong eventIds = new AtomicLong();
   private volatile Instant lastSweep = Instant.EPOCH;
 
-  private final CancelSignals cancels;
-
-  /** Tokens of the tool calls in flight, by session and JSON-RPC id. */
-  private final Map<String, String> callTokens = new java.util.concurrent.ConcurrentHashMap<>();
-
-  HttpGuard(
-      HttpServe.Options options, Collection<String> tools, CancelSignals cancels, Clock clock) {
+  HttpGuard(HttpServe.Options options, Collection<String> tools, Clock clock) {
     this.options = options;
     this.tools = tools == null ? null : List.copyOf(tools);
-    this.cancels = cancels;
     this.clock = clock;
     this.sessions = new HttpSessions(options.sessions(), clock);
+  }
+
+  /** How the server's tool calls hear that their client cancelled them. */
+  CancelSignals cancelSignals() {
+    return cancellation;
   }
 
   /** Completes the allowlists once the real port is known. */
@@ -218,19 +214,14 @@ final class HttpGuard implements Filter {
     }
     if (session != null && HttpCancellation.isCancel(message.fields())) {
       // Answered here: the SDK has no handler for it and would log a warning.
-      if (cancellation.cancel(session, message.fields())
-          && message.params() instanceof Map<?, ?> params) {
-        cancels.fire(callTokens.get(callKey(session, params.get("requestId"))));
-      }
+      cancellation.cancel(session, message.fields());
       response.setStatus(202);
       return;
     }
-    String token = null;
-    if (session != null && RequestShape.TOOLS_CALL.equals(message.method())) {
-      token = markCall(session, message);
-      if (token != null) {
-        body = Json.mapper().writeValueAsBytes(message.fields());
-      }
+    if (session != null
+        && RequestShape.TOOLS_CALL.equals(message.method())
+        && InFlightRequests.markCall(message)) {
+      body = Json.mapper().writeValueAsBytes(message.fields());
     }
     ErrorBodies errors =
         new ErrorBodies(
@@ -242,50 +233,18 @@ final class HttpGuard implements Filter {
                 : null);
     EventIds events = new EventIds(errors, eventIds);
     HttpCancellation.Exchange exchange = cancellation.open(session, message.fields());
-    try {
-      if (exchange == null) {
-        chain.doFilter(new BufferedBody(request, body), events);
-      } else {
-        // The servlet returns once the request is answered (or its answer dropped).
-        try (exchange) {
-          chain.doFilter(new BufferedBody(request, body), exchange.wrap(events));
-        }
-      }
-    } finally {
-      if (token != null) {
-        callTokens.remove(callKey(session, message.id()));
-        cancels.close(token);
+    if (exchange == null) {
+      chain.doFilter(new BufferedBody(request, body), events);
+    } else {
+      // The servlet returns once the request is answered (or its answer dropped).
+      try (exchange) {
+        chain.doFilter(new BufferedBody(request, body), exchange.wrap(events));
       }
     }
     errors.finish();
     if (initialize && events.sessionId() != null) {
       sessions.opened(events.sessionId());
     }
-  }
-
-  /** Puts a cancel token into a tool call's {@code _meta}; null when it cannot carry one. */
-  @SuppressWarnings("unchecked")
-  private String markCall(String session, Inbound.Message call) {
-    String key = callKey(session, call.id());
-    if (key == null || !(call.params() instanceof Map<?, ?> params)) {
-      return null;
-    }
-    Object meta = params.get("_meta");
-    if (meta != null && !(meta instanceof Map)) {
-      return null;
-    }
-    String token = cancels.open();
-    Map<String, Object> marked =
-        meta == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) meta);
-    marked.put(CancelSignals.META_KEY, token);
-    ((Map<String, Object>) params).put("_meta", marked);
-    cancels.close(callTokens.put(key, token));
-    return token;
-  }
-
-  private static String callKey(String session, Object id) {
-    InFlightRequests.Id key = InFlightRequests.Id.of(id);
-    return key == null ? null : session + " " + key.text();
   }
 
   /** Closes the sessions idle past their time, at most once a second, in the SDK too. */

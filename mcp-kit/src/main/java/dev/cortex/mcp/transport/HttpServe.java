@@ -1,46 +1,60 @@
 package dev.cortex.mcp.transport;
 
 import dev.cortex.base.StartupException;
-import dev.cortex.mcp.caller.CancelSignals;
+import dev.cortex.http.HttpHost;
+import dev.cortex.mcp.caller.RequestWithdrawal;
 import dev.cortex.mcp.compose.McpAssembly;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.DispatcherType;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * MCP over streamable HTTP at {@code /mcp}, on Jetty and the SDK's servlet transport, behind a
- * {@link HttpGuard} that checks Host, Origin, the bearer token, body size and batches.
+ * MCP over streamable HTTP at {@code /mcp}: the SDK's servlet transport behind a {@link HttpGuard}
+ * that checks Host, Origin, the bearer token, body size and batches, mounted on an {@link HttpHost}
+ * of its own with one connector, {@value #CONNECTOR}.
  */
 public final class HttpServe {
   public static final String ENDPOINT = "/mcp";
 
+  /** The name of the one connector, in the host's messages. */
+  static final String CONNECTOR = "mcp";
+
   /** The largest body cap that may be configured (1 GiB). */
   static final int MAX_BODY_LIMIT = 1 << 30;
 
-  private final Server server;
-  private final ServerConnector connector;
+  /** How long requests in flight may take to finish once the server stops. */
+  private static final Duration GRACE = Duration.ofSeconds(5);
+
+  private final HttpHost host;
   private final McpAsyncServer mcp;
   private final Options options;
 
-  private HttpServe(Server server, ServerConnector connector, McpAsyncServer mcp, Options options) {
-    this.server = server;
-    this.connector = connector;
+  private HttpServe(HttpHost host, McpAsyncServer mcp, Options options) {
+    this.host = host;
     this.mcp = mcp;
     this.options = options;
+  }
+
+  /** Builds the MCP server that answers on this transport. */
+  @FunctionalInterface
+  public interface ServerFactory {
+    /**
+     * The server on {@code provider}, whose tool calls hear of their cancellation through {@code
+     * hooks}.
+     */
+    McpAsyncServer build(
+        HttpServletStreamableServerTransportProvider provider, McpAssembly.TransportHooks hooks);
   }
 
   /**
@@ -135,32 +149,16 @@ public final class HttpServe {
   }
 
   /**
-   * Starts serving. {@code serverFactory} builds the MCP server on the given transport provider.
-   *
-   * @throws StartupException when the options are unsafe or the port cannot be bound
-   */
-  public static HttpServe start(
-      Options options,
-      Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
-      throws Exception {
-    return start(options, null, new CancelSignals(), serverFactory);
-  }
-
-  /**
    * Starts serving the tools named {@code tools}: a {@code tools/call} of any other is answered as
-   * MCP says, with invalid params naming those there are (null leaves that to the server). A
-   * client's cancel of a tool call fires its signal in {@code cancels}.
+   * MCP says, with invalid params naming those there are (null leaves that to the server). {@code
+   * serverFactory} builds the MCP server on the SDK's transport provider; a client's cancel of a
+   * tool call reaches the call through the hooks it is given.
    *
    * @throws StartupException when the options are unsafe or the port cannot be bound
    */
   public static HttpServe start(
-      Options options,
-      Collection<String> tools,
-      CancelSignals cancels,
-      Function<HttpServletStreamableServerTransportProvider, McpAsyncServer> serverFactory)
-      throws Exception {
-    boolean loopback = dev.cortex.http.HttpHost.isLoopback(options.bind());
-    if (!loopback && options.token() == null) {
+      Options options, Collection<String> tools, ServerFactory serverFactory) {
+    if (!HttpHost.isLoopback(options.bind()) && options.token() == null) {
       throw new StartupException(
           "Binding MCP to "
               + options.bind()
@@ -175,17 +173,29 @@ public final class HttpServe {
             // The guard closes sessions once idle; this frees one nobody asks about any more.
             .sessionSweepInterval(options.sessions().idle())
             .build();
-    McpAsyncServer mcp = serverFactory.apply(provider);
+    HttpGuard guard = new HttpGuard(options, tools, Clock.systemUTC());
+    McpAsyncServer mcp =
+        serverFactory.build(
+            provider,
+            new McpAssembly.TransportHooks(RequestWithdrawal.NONE, guard.cancelSignals()));
+    HttpHost host;
+    try {
+      host =
+          HttpHost.builder("cortex-http")
+              .connector(CONNECTOR, options.bind(), options.port(), null)
+              .route(CONNECTOR, "/*", context(provider, guard))
+              .start();
+    } catch (StartupException e) {
+      mcp.closeGracefully().block(GRACE);
+      throw e;
+    }
+    guard.portBound(host.port(CONNECTOR));
+    return new HttpServe(host, mcp, options);
+  }
 
-    QueuedThreadPool threads = new QueuedThreadPool(64, 4);
-    threads.setName("cortex-http");
-    Server server = new Server(threads);
-    ServerConnector connector = new ServerConnector(server);
-    connector.setHost(options.bind());
-    connector.setPort(options.port());
-    server.addConnector(connector);
-
-    HttpGuard guard = new HttpGuard(options, tools, cancels, Clock.systemUTC());
+  /** The SDK's servlet at {@link #ENDPOINT}, every path behind the guard. */
+  private static ServletContextHandler context(
+      HttpServletStreamableServerTransportProvider provider, HttpGuard guard) {
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     ServletHolder servlet = new ServletHolder(provider);
@@ -194,21 +204,12 @@ public final class HttpServe {
     FilterHolder filter = new FilterHolder(guard);
     filter.setAsyncSupported(true);
     context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
-    server.setHandler(context);
-    try {
-      server.start();
-    } catch (java.io.IOException e) {
-      server.stop();
-      throw new StartupException(
-          "Cannot listen on " + options.bind() + ":" + options.port() + ": " + e.getMessage());
-    }
-    guard.portBound(connector.getLocalPort());
-    return new HttpServe(server, connector, mcp, options);
+    return context;
   }
 
   /** The port actually bound. */
   public int port() {
-    return connector.getLocalPort();
+    return host.port(CONNECTOR);
   }
 
   /** The URL clients connect to. */
@@ -219,16 +220,12 @@ public final class HttpServe {
 
   /** Blocks until the server stops. */
   public void join() throws InterruptedException {
-    server.join();
+    host.join();
   }
 
-  /** Stops serving and closes every session. */
+  /** Closes every session, then stops serving once the requests in flight have finished. */
   public void stop() {
-    try {
-      mcp.closeGracefully().block(java.time.Duration.ofSeconds(5));
-      server.stop();
-    } catch (Exception e) {
-      throw new IllegalStateException("stopping the HTTP server failed", e);
-    }
+    mcp.closeGracefully().block(GRACE);
+    host.stop(GRACE);
   }
 }

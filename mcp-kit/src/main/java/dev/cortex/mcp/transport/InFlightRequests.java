@@ -1,14 +1,19 @@
 package dev.cortex.mcp.transport;
 
+import dev.cortex.base.Cancellation;
+import dev.cortex.base.CancellationSignal;
+import dev.cortex.mcp.caller.CancelSignals;
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The requests of one MCP session that still await their response, and which of them the client
- * cancelled with {@code notifications/cancelled}. The work of a cancelled request may still finish,
- * but its response and its progress notifications are not sent. {@code initialize} cannot be
- * cancelled; a cancel for an id not in flight is ignored.
+ * The requests of one MCP session that still await their response, each with its cancellation: the
+ * client's {@code notifications/cancelled} trips it, the request's work hears of it through {@link
+ * #cancellation}, and the transport sends neither the response nor the progress of a cancelled
+ * request (its work may still finish). {@code initialize} cannot be cancelled; a cancel for an id
+ * not in flight is ignored.
  */
 final class InFlightRequests {
   static final String CANCELLED = "notifications/cancelled";
@@ -34,15 +39,30 @@ final class InFlightRequests {
     }
   }
 
-  private static final class Request {
-    final boolean cancellable;
-    final Id progressToken;
-    volatile boolean cancelled;
+  /** A request in flight: whether it may be cancelled, its progress token, its cancellation. */
+  private record Request(boolean cancellable, Id progressToken, CancellationSignal signal) {}
 
-    Request(boolean cancellable, Id progressToken) {
-      this.cancellable = cancellable;
-      this.progressToken = progressToken;
+  /**
+   * Copies the id of {@code call} (a {@code tools/call}) into its {@code _meta} under {@link
+   * CancelSignals#META_KEY}, for the tool to ask for its {@link #cancellation}. A call whose id,
+   * params or {@code _meta} cannot carry it is left as it is.
+   *
+   * @return whether the call was marked
+   */
+  @SuppressWarnings("unchecked")
+  static boolean markCall(Inbound.Message call) {
+    if (Id.of(call.id()) == null || !(call.params() instanceof Map<?, ?> params)) {
+      return false;
     }
+    Object meta = params.get("_meta");
+    if (meta != null && !(meta instanceof Map)) {
+      return false;
+    }
+    Map<String, Object> marked =
+        meta == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) meta);
+    marked.put(CancelSignals.META_KEY, call.id());
+    ((Map<String, Object>) params).put("_meta", marked);
+    return true;
   }
 
   /** Records that the request {@code id} is being handled. */
@@ -52,16 +72,17 @@ final class InFlightRequests {
       return;
     }
     Id token = Id.of(progressToken);
-    requests.put(key, new Request(!"initialize".equals(method), token));
+    requests.put(key, new Request(!"initialize".equals(method), token, new CancellationSignal()));
     if (token != null) {
       progressTokens.put(token, key);
     }
   }
 
   /**
-   * Marks the request {@code id} cancelled, if it is in flight and may be cancelled.
+   * Cancels the request {@code id}, if it is in flight and may be cancelled: what its work
+   * registered with its {@link #cancellation} runs now, on this thread.
    *
-   * @return whether it was marked
+   * @return whether it was cancelled
    */
   boolean cancel(Object id) {
     Id key = Id.of(id);
@@ -69,11 +90,21 @@ final class InFlightRequests {
       return false;
     }
     Request request = requests.get(key);
-    if (request == null || !request.cancellable) {
+    if (request == null || !request.cancellable()) {
       return false;
     }
-    request.cancelled = true;
+    request.signal().cancel();
     return true;
+  }
+
+  /**
+   * What the work of the request {@code id} hears of its cancellation; a request not in flight (or
+   * {@code initialize}) hears nothing.
+   */
+  Cancellation cancellation(Object id) {
+    Id key = Id.of(id);
+    Request request = key == null ? null : requests.get(key);
+    return request == null || !request.cancellable() ? Cancellation.NONE : request.signal();
   }
 
   /** Whether the client cancelled the request {@code id}, which is still in flight. */
@@ -89,7 +120,7 @@ final class InFlightRequests {
 
   private boolean cancelled(Id key) {
     Request request = key == null ? null : requests.get(key);
-    return request != null && request.cancelled;
+    return request != null && request.signal().isCancelled();
   }
 
   /**
@@ -103,8 +134,8 @@ final class InFlightRequests {
     if (request == null) {
       return false;
     }
-    if (request.progressToken != null) {
-      progressTokens.remove(request.progressToken, key);
+    if (request.progressToken() != null) {
+      progressTokens.remove(request.progressToken(), key);
     }
     synchronized (this) {
       notifyAll();

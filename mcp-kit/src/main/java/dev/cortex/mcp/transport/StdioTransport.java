@@ -56,10 +56,6 @@ public final class StdioTransport implements McpServerTransportProvider, Request
   private volatile boolean traced;
   private volatile boolean initializeSeen;
   private volatile Collection<String> tools;
-  private final CancelSignals cancels = new CancelSignals();
-
-  /** Tokens of the tool calls in flight, by JSON-RPC id: how a cancel reaches its call. */
-  private final Map<InFlightRequests.Id, String> callTokens = new ConcurrentHashMap<>();
 
   public StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLineBytes) {
     this.mapper = Objects.requireNonNull(mapper);
@@ -71,9 +67,9 @@ public final class StdioTransport implements McpServerTransportProvider, Request
     this.maxLineBytes = maxLineBytes;
   }
 
-  /** The signals of tool calls this transport's client cancels, for the server's tool calls. */
+  /** How the server's tool calls hear that this transport's client cancelled them. */
   public CancelSignals cancelSignals() {
-    return cancels;
+    return (session, requestId) -> requests.cancellation(requestId);
   }
 
   /**
@@ -231,7 +227,7 @@ public final class StdioTransport implements McpServerTransportProvider, Request
         initializeSeen = true;
       }
       if (RequestShape.TOOLS_CALL.equals(inbound.method())) {
-        markCall(inbound);
+        InFlightRequests.markCall(inbound);
       }
     } else if (inbound.kind() == Inbound.Kind.NOTIFICATION
         && InFlightRequests.CANCELLED.equals(inbound.method())) {
@@ -239,7 +235,6 @@ public final class StdioTransport implements McpServerTransportProvider, Request
       Object id = inbound.params() instanceof Map<?, ?> params ? params.get("requestId") : null;
       if (requests.cancel(id)) {
         log.debug("request {} cancelled by the client", id);
-        cancels.fire(callTokens.get(InFlightRequests.Id.of(id)));
       }
       return;
     }
@@ -262,26 +257,6 @@ public final class StdioTransport implements McpServerTransportProvider, Request
     session
         .handle(message)
         .subscribe(null, e -> log.warn("message handling failed: {}", e.toString()));
-  }
-
-  /** Puts a cancel token into the call's {@code _meta}, for the tool to hear of a cancel. */
-  @SuppressWarnings("unchecked")
-  private void markCall(Inbound.Message call) {
-    InFlightRequests.Id id = InFlightRequests.Id.of(call.id());
-    if (id == null || !(call.params() instanceof Map<?, ?> params)) {
-      return;
-    }
-    Object meta = params.get("_meta");
-    if (meta != null && !(meta instanceof Map)) {
-      return;
-    }
-    String token = cancels.open();
-    Map<String, Object> marked =
-        meta == null ? new LinkedHashMap<>() : new LinkedHashMap<>((Map<String, Object>) meta);
-    marked.put(CancelSignals.META_KEY, token);
-    ((Map<String, Object>) params).put("_meta", marked);
-    String earlier = callTokens.put(id, token);
-    cancels.close(earlier);
   }
 
   private McpSchema.JSONRPCMessage toSdk(Inbound.Message message) {
@@ -403,10 +378,6 @@ public final class StdioTransport implements McpServerTransportProvider, Request
                   StartupTrace.mark("first response written");
                 }
                 requests.finish(response.id());
-                InFlightRequests.Id id = InFlightRequests.Id.of(response.id());
-                if (id != null) {
-                  cancels.close(callTokens.remove(id));
-                }
               }
             } catch (IOException e) {
               throw new McpError(

@@ -2,7 +2,6 @@ package dev.cortex.mcp.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.mcp.compose.McpAssembly;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,18 +29,12 @@ class HttpCancellationTest {
 
   @BeforeEach
   void start() throws Exception {
-    dev.cortex.mcp.caller.CancelSignals cancels = new dev.cortex.mcp.caller.CancelSignals();
     server =
         HttpServe.start(
             new HttpServe.Options("127.0.0.1", 0, null, List.of(), List.of(), 1 << 20),
             null,
-            cancels,
-            provider ->
-                tool.serve(
-                    io.modelcontextprotocol.server.McpServer.async(provider),
-                    home,
-                    new McpAssembly.TransportHooks(
-                        dev.cortex.mcp.caller.RequestWithdrawal.NONE, cancels)));
+            (provider, hooks) ->
+                tool.serve(io.modelcontextprotocol.server.McpServer.async(provider), home, hooks));
     HttpResponse<String> initialized = post(SlowTool.INITIALIZE, null).join();
     session = initialized.headers().firstValue(HttpCancellation.SESSION_HEADER).orElseThrow();
     assertThat(post(SlowTool.INITIALIZED, session).join().statusCode()).isEqualTo(202);

@@ -1,7 +1,6 @@
 package dev.cortex.bench;
 
 import dev.cortex.base.Json;
-import dev.cortex.workflows.run.RunCost;
 import dev.cortex.workflows.run.RunRecord;
 import dev.cortex.workflows.run.RunStatus;
 import dev.cortex.workflows.run.RunStore;
@@ -87,23 +86,18 @@ final class EngineReplay {
   private static RunRecord record(
       String runId, RunRecord done, RunStatus status, List<StepRecord> steps, int completed) {
     boolean ended = status != RunStatus.RUNNING;
-    return new RunRecord(
-        runId,
-        done.workflow(),
-        done.version(),
-        done.source(),
-        done.parameters(),
-        status,
-        done.engine(),
-        done.startedAt(),
-        ended ? done.endedAt() : null,
-        ended ? done.durationMs() : null,
-        RunCost.ZERO,
-        steps.size(),
-        completed,
-        0,
-        steps,
-        null);
+    return RunRecord.builder(runId, status)
+        .workflow(done.workflow())
+        .version(done.version())
+        .source(done.source())
+        .parameters(done.parameters())
+        .engine(done.engine())
+        .startedAt(done.startedAt())
+        .ended(ended ? done.endedAt() : null, ended ? done.durationMs() : null)
+        .stepsTotal(steps.size())
+        .stepsCompleted(completed)
+        .steps(steps)
+        .build();
   }
 
   /**

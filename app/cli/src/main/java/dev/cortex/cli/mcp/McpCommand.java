@@ -9,8 +9,6 @@ import dev.cortex.cli.Services;
 import dev.cortex.cli.Terminal;
 import dev.cortex.cli.Version;
 import dev.cortex.cli.workflows.CliConsent;
-import dev.cortex.mcp.caller.CancelSignals;
-import dev.cortex.mcp.caller.RequestWithdrawal;
 import dev.cortex.mcp.caller.SessionIdentity;
 import dev.cortex.mcp.caller.Sessions;
 import dev.cortex.mcp.compose.Composition;
@@ -163,20 +161,13 @@ public final class McpCommand implements Callable<Integer> {
       throw new StartupException("--http needs a port between 0 and 65535, got " + httpPort);
     }
     HttpServe.Options options = HttpServe.Options.fromEnvironment(bind, httpPort, io.env());
-    CancelSignals cancels = new CancelSignals();
     HttpServe server =
         HttpServe.start(
             options,
             toolNames(invoker),
-            cancels,
-            provider ->
+            (provider, hooks) ->
                 McpAssembly.build(
-                    McpServer.async(provider),
-                    composition,
-                    invoker,
-                    identity,
-                    new McpAssembly.TransportHooks(RequestWithdrawal.NONE, cancels),
-                    sessions()));
+                    McpServer.async(provider), composition, invoker, identity, hooks, sessions()));
     io.err()
         .println(
             "cortex: serving MCP at "

@@ -9,7 +9,6 @@ import dev.cortex.workflows.run.RunIds;
 import dev.cortex.workflows.run.RunListener;
 import dev.cortex.workflows.run.RunRecord;
 import dev.cortex.workflows.run.RunRequest;
-import dev.cortex.workflows.run.RunStatus;
 import dev.cortex.workflows.run.RunStore;
 import dev.cortex.workflows.run.TraceFiles;
 import io.temporal.api.common.v1.WorkflowExecution;
@@ -119,24 +118,7 @@ public final class TemporalEngine implements Engine {
               + "; only interrupted or failed runs can be resumed");
     }
     RunRecord run = store.load(runId).orElseThrow().record();
-    RunRecord onTemporal =
-        new RunRecord(
-            run.runId(),
-            run.workflow(),
-            run.version(),
-            run.source(),
-            run.parameters(),
-            RunStatus.RUNNING,
-            NAME,
-            run.startedAt(),
-            null,
-            null,
-            run.cost(),
-            run.stepsTotal(),
-            run.stepsCompleted(),
-            run.resumes(),
-            run.steps(),
-            null);
+    RunRecord onTemporal = run.resumedOn(NAME);
     int first = 0;
     while (first < run.steps().size() && run.steps().get(first).status().done()) {
       first++;

@@ -20,8 +20,6 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -336,40 +334,7 @@ public final class McpActivity implements Activity {
    * on the environment's {@code PATH}.
    */
   static Optional<Path> resolveProgram(String program, ActivityEnvironment environment) {
-    try {
-      if (program.contains("/") || program.contains(File.separator)) {
-        Path path = Path.of(program);
-        return Files.isRegularFile(path) && Files.isExecutable(path)
-            ? Optional.of(path)
-            : Optional.empty();
-      }
-      String searchPath = environment.variable("PATH").orElse("");
-      for (String dir : searchPath.split(File.pathSeparator)) {
-        if (dir.isEmpty()) {
-          continue;
-        }
-        for (String suffix : executableSuffixes(environment)) {
-          Path candidate = Path.of(dir, program + suffix);
-          if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-            return Optional.of(candidate);
-          }
-        }
-      }
-    } catch (InvalidPathException e) {
-      return Optional.empty();
-    }
-    return Optional.empty();
-  }
-
-  private static List<String> executableSuffixes(ActivityEnvironment environment) {
-    if (!File.separator.equals("\\")) {
-      return List.of("");
-    }
-    List<String> suffixes = new ArrayList<>(List.of(""));
-    for (String ext : environment.variable("PATHEXT").orElse(".EXE;.CMD;.BAT").split(";")) {
-      suffixes.add(ext.toLowerCase(Locale.ROOT));
-    }
-    return suffixes;
+    return ProgramPath.find(program, environment.variables(), null);
   }
 
   private static boolean isTemplate(String text) {

@@ -1,18 +1,19 @@
 package dev.cortex.workflows.activity;
 
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
+import dev.cortex.process.Executables;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Finds programs as a shell does: a bare name on the {@code PATH} of the environment given (not the
- * JVM's), anything with a path separator as a path.
+ * Finds the programs of steps as the process runner will start them: through {@link Executables},
+ * the one {@code PATH} lookup, over the {@code PATH} of the environment given (not the JVM's). On
+ * Windows, where a bare name may leave out its extension and variable names ignore case, the names
+ * {@code PATHEXT} lists are looked up too.
  */
 final class ProgramPath {
   static final boolean WINDOWS =
@@ -24,66 +25,53 @@ final class ProgramPath {
     return !program.contains("/") && !(WINDOWS && program.contains("\\"));
   }
 
-  /** The executable file named {@code name} in the first directory of PATH that has one. */
-  static Optional<Path> onPath(String name, Map<String, String> environment) {
-    String path = variable(environment, "PATH");
-    if (path == null || name.isEmpty()) {
+  /**
+   * The executable {@code program} names: a bare name on {@code environment}'s {@code PATH}, a path
+   * from {@code directory} (null: the directory Cortex runs in).
+   */
+  static Optional<Path> find(String program, Map<String, String> environment, Path directory) {
+    if (program.isEmpty()) {
       return Optional.empty();
     }
-    for (String dir : path.split(File.pathSeparator)) {
-      if (dir.isEmpty()) {
-        continue;
-      }
-      for (String candidate : candidates(name, environment)) {
-        Optional<Path> found = executable(dir, candidate);
-        if (found.isPresent()) {
-          return found;
-        }
+    if (!WINDOWS) {
+      return Executables.find(program, environment, directory);
+    }
+    Map<String, String> search = new HashMap<>(environment);
+    variable(environment, "PATH").ifPresent(path -> search.put("PATH", path));
+    for (String name : windowsNames(program, environment)) {
+      Optional<Path> found = Executables.find(name, search, directory);
+      if (found.isPresent()) {
+        return found;
       }
     }
     return Optional.empty();
   }
 
-  /** Whether {@code program} is an executable regular file. */
-  static boolean isExecutable(Path program) {
-    return Files.isRegularFile(program) && Files.isExecutable(program);
-  }
-
-  private static Optional<Path> executable(String dir, String name) {
-    try {
-      Path candidate = Path.of(dir, name);
-      return isExecutable(candidate) ? Optional.of(candidate) : Optional.empty();
-    } catch (InvalidPathException e) {
-      return Optional.empty();
-    }
-  }
-
-  private static List<String> candidates(String name, Map<String, String> environment) {
-    if (!WINDOWS) {
-      return List.of(name);
+  /** The names a Windows program may have: as given, then with each extension of PATHEXT. */
+  private static List<String> windowsNames(String program, Map<String, String> environment) {
+    if (!isBareName(program)) {
+      return List.of(program.replace('\\', '/'));
     }
     List<String> names = new ArrayList<>();
-    names.add(name);
-    String extensions = variable(environment, "PATHEXT");
-    for (String extension : (extensions == null ? ".COM;.EXE;.BAT;.CMD" : extensions).split(";")) {
+    names.add(program);
+    String extensions = variable(environment, "PATHEXT").orElse(".COM;.EXE;.BAT;.CMD");
+    for (String extension : extensions.split(";")) {
       if (!extension.isEmpty()) {
-        names.add(name + extension);
+        names.add(program + extension);
       }
     }
     return names;
   }
 
-  /** A variable by name; on Windows, where names ignore case, by any case. */
-  private static String variable(Map<String, String> environment, String name) {
+  /** A variable by name in any case, as Windows reads them. */
+  private static Optional<String> variable(Map<String, String> environment, String name) {
     String value = environment.get(name);
-    if (value != null || !WINDOWS) {
-      return value;
+    if (value != null) {
+      return Optional.of(value);
     }
-    for (Map.Entry<String, String> entry : environment.entrySet()) {
-      if (entry.getKey().equalsIgnoreCase(name)) {
-        return entry.getValue();
-      }
-    }
-    return null;
+    return environment.entrySet().stream()
+        .filter(entry -> entry.getKey().equalsIgnoreCase(name))
+        .map(Map.Entry::getValue)
+        .findFirst();
   }
 }

@@ -158,7 +158,8 @@ public final class ShellActivity implements Activity {
         }
         variables.put("PATH", path.get());
       }
-      return ProgramPath.onPath(program, variables).isPresent()
+      Path directory = OutputText.literal(with, "cwd").flatMap(ShellActivity::path).orElse(null);
+      return ProgramPath.find(program, variables, directory).isPresent()
           ? Optional.empty()
           : Optional.of("program '" + program + "' is not on PATH");
     }
@@ -169,7 +170,7 @@ public final class ShellActivity implements Activity {
     if (!Files.exists(resolved.get())) {
       return Optional.of("program '" + program + "' does not exist");
     }
-    return ProgramPath.isExecutable(resolved.get())
+    return Files.isRegularFile(resolved.get()) && Files.isExecutable(resolved.get())
         ? Optional.empty()
         : Optional.of("program '" + program + "' is not executable");
   }
@@ -205,7 +206,7 @@ public final class ShellActivity implements Activity {
     JsonNode with = input.with();
     Map<String, String> environment = environment(input.environment(), with.path("env"));
     Path cwd = workingDirectory(with.path("cwd"));
-    List<String> command = command(with, environment);
+    List<String> command = command(with, environment, cwd);
     ProcessSpec.Builder spec =
         ProcessSpec.builder(command, environment)
             .directory(cwd)
@@ -282,8 +283,8 @@ public final class ShellActivity implements Activity {
 
   private static final String NO_PROGRAM = "argv needs a program";
 
-  private static List<String> command(JsonNode with, Map<String, String> environment)
-      throws ActivityFailure {
+  private static List<String> command(
+      JsonNode with, Map<String, String> environment, Path directory) throws ActivityFailure {
     Optional<String> problem =
         commandProblem(with.path("argv").isArray(), with.path("script").isString());
     if (problem.isPresent()) {
@@ -304,7 +305,7 @@ public final class ShellActivity implements Activity {
     String program = argv.get(0);
     if (ProgramPath.isBareName(program)) {
       Path found =
-          ProgramPath.onPath(program, environment)
+          ProgramPath.find(program, environment, directory)
               .orElseThrow(() -> notFound("program '" + program + "' is not on PATH"));
       argv.set(0, found.toString());
     }

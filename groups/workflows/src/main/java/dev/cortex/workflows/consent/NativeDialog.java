@@ -1,14 +1,13 @@
 package dev.cortex.workflows.consent;
 
+import dev.cortex.process.Executables;
 import dev.cortex.process.OutputListener;
 import dev.cortex.process.ProcessResult;
 import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
 import dev.cortex.process.RunningProcess;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,6 +210,7 @@ final class NativeDialog implements Channel {
     };
   }
 
+  /** The program {@code name} on this environment's PATH ({@code Path} on Windows will do). */
   private Optional<Path> program(String name) {
     String path = environment.get("PATH");
     if (path == null && platform == Platform.WINDOWS) {
@@ -223,15 +223,11 @@ final class NativeDialog implements Channel {
     if (platform == Platform.WINDOWS && !name.endsWith(".exe")) {
       names.add(name + ".exe");
     }
-    for (String dir : path.split(File.pathSeparator)) {
-      if (dir.isEmpty()) {
-        continue;
-      }
-      for (String candidate : names) {
-        Path file = Path.of(dir).resolve(candidate);
-        if (Files.isRegularFile(file) && Files.isExecutable(file)) {
-          return Optional.of(file);
-        }
+    Map<String, String> search = Map.of("PATH", path);
+    for (String candidate : names) {
+      Optional<Path> found = Executables.find(candidate, search, null);
+      if (found.isPresent()) {
+        return found;
       }
     }
     return Optional.empty();

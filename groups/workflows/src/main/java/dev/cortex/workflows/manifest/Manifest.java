@@ -32,7 +32,7 @@ public record Manifest(
   }
 
   /** Whether the manifest declares {@code capability}. */
-  public boolean declares(String capability) {
+  boolean declares(String capability) {
     return capabilities.contains(capability);
   }
 }

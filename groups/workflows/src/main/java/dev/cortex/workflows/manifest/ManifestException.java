@@ -9,7 +9,7 @@ public final class ManifestException extends Exception {
 
   private final transient List<ManifestProblem> problems;
 
-  public ManifestException(List<ManifestProblem> problems) {
+  ManifestException(List<ManifestProblem> problems) {
     super(render(problems));
     this.problems = problems.stream().sorted(ManifestProblem.ORDER).toList();
   }

@@ -21,7 +21,7 @@ public final class ManifestLoader {
   private ManifestLoader() {}
 
   /** Loads the manifest at {@code file}; problems name the file as given. */
-  public static Manifest load(Path file) throws IOException, ManifestException {
+  static Manifest load(Path file) throws IOException, ManifestException {
     return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
   }
 

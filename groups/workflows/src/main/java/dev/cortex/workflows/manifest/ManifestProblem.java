@@ -20,7 +20,7 @@ public record ManifestProblem(String file, int line, String field, String messag
   }
 
   /** {@code file:line: field: message}, the field left out when empty. */
-  public String render() {
+  String render() {
     return file + ":" + line + ": " + (field.isEmpty() ? "" : field + ": ") + message;
   }
 }

@@ -15,7 +15,7 @@ public final class ManifestSchema {
   public static final String IDENTIFIER = "^[A-Za-z_][A-Za-z0-9_]*$";
 
   /** Durations such as {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}. */
-  public static final String DURATION = "^[0-9]+(ms|s|m|h)$";
+  static final String DURATION = "^[0-9]+(ms|s|m|h)$";
 
   static final String URL = "^https?://";
 

@@ -9,13 +9,13 @@ public final class ParameterException extends Exception {
 
   private final transient List<ParameterProblem> problems;
 
-  public ParameterException(List<ParameterProblem> problems) {
+  ParameterException(List<ParameterProblem> problems) {
     super(problems.stream().map(ParameterProblem::render).collect(Collectors.joining("\n")));
     this.problems = List.copyOf(problems);
   }
 
   /** The problems, in the manifest's parameter order, unknown names last. */
-  public List<ParameterProblem> problems() {
+  List<ParameterProblem> problems() {
     return problems;
   }
 }

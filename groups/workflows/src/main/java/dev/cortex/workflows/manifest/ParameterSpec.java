@@ -37,7 +37,7 @@ public record ParameterSpec(
   }
 
   /** The default, when one is declared. */
-  public Optional<Object> defaultOptional() {
+  Optional<Object> defaultOptional() {
     return Optional.ofNullable(defaultValue);
   }
 
@@ -45,7 +45,7 @@ public record ParameterSpec(
    * Every reason {@code value} (a parsed JSON value) is not acceptable for this parameter: type,
    * enum membership and bounds.
    */
-  public Optional<String> problem(Object value) {
+  Optional<String> problem(Object value) {
     Optional<String> mismatch = type.mismatch(value);
     if (mismatch.isPresent()) {
       return mismatch;

@@ -33,7 +33,7 @@ public enum ParameterType {
   }
 
   /** The type named {@code wireName}, if any. */
-  public static Optional<ParameterType> fromWireName(String wireName) {
+  static Optional<ParameterType> fromWireName(String wireName) {
     for (ParameterType type : values()) {
       if (type.wireName().equals(wireName)) {
         return Optional.of(type);
@@ -43,7 +43,7 @@ public enum ParameterType {
   }
 
   /** Whether min and max apply: to numbers by value, to arrays by size. */
-  public boolean isBounded() {
+  boolean isBounded() {
     return this == INTEGER || this == NUMBER || this == ARRAY;
   }
 
@@ -51,7 +51,7 @@ public enum ParameterType {
    * Why {@code value}, a parsed JSON value, is not of this type; empty when it is. Enum membership
    * and bounds are checked by the caller.
    */
-  public Optional<String> mismatch(Object value) {
+  Optional<String> mismatch(Object value) {
     boolean ok =
         switch (this) {
           case STRING, ENUM, PATH -> value instanceof String;
@@ -76,7 +76,7 @@ public enum ParameterType {
    *
    * @throws IllegalArgumentException naming what was expected
    */
-  public Object fromCli(String text) {
+  Object fromCli(String text) {
     return switch (this) {
       case STRING, ENUM, PATH -> text;
       case INTEGER -> parseInteger(text);

@@ -6,7 +6,7 @@ import java.util.Objects;
 /** How often a failed step is tried in all, and the pause before each new attempt. */
 public record Retry(int attempts, Duration backoff) {
   /** One attempt, no retry. */
-  public static final Retry NONE = new Retry(1, Duration.ZERO);
+  static final Retry NONE = new Retry(1, Duration.ZERO);
 
   public Retry {
     if (attempts < 1) {

@@ -36,17 +36,17 @@ public record Step(
   }
 
   /** The {@code if} expression, when the step has one. */
-  public Optional<String> ifExpression() {
+  Optional<String> ifExpression() {
     return Optional.ofNullable(condition);
   }
 
   /** The {@code for_each} expression, when the step fans out. */
-  public Optional<String> forEachExpression() {
+  Optional<String> forEachExpression() {
     return Optional.ofNullable(forEach);
   }
 
   /** The step's timeout, when it has one. */
-  public Optional<Duration> timeoutDuration() {
+  Optional<Duration> timeoutDuration() {
     return Optional.ofNullable(timeout);
   }
 }

@@ -3,6 +3,7 @@ package dev.cortex.workflows.remote;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.errors.TransportException;
 import org.eclipse.jgit.transport.CredentialsProvider;
@@ -14,11 +15,24 @@ import org.eclipse.jgit.util.FS;
 /**
  * SSH for JGit through the system's {@code ssh} program, so that a fetch uses the person's own
  * keys, agent and {@code ~/.ssh/config}. {@code BatchMode} makes it fail rather than wait for a
- * password nobody can type.
+ * password nobody can type. Each {@code ssh} is started by Cortex's process runner, in a group of
+ * its own that ends with the JVM.
  */
 final class SystemSsh extends SshSessionFactory {
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.-]*");
   private static final Pattern USER = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+
+  private final Map<String, String> environment;
+
+  /** SSH with this process's environment (its PATH finds {@code ssh}). */
+  SystemSsh() {
+    this(System.getenv());
+  }
+
+  /** SSH started with {@code environment}. */
+  SystemSsh(Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
+  }
 
   @Override
   public RemoteSession getSession(
@@ -30,7 +44,7 @@ final class SystemSsh extends SshSessionFactory {
       public Process exec(String command, int timeout) throws IOException {
         List<String> argv = new ArrayList<>(prefix);
         argv.add(command);
-        return new ProcessBuilder(argv).start();
+        return StreamedProcess.start(argv, environment);
       }
 
       @Override

@@ -9,6 +9,7 @@ import dev.cortex.workflows.activity.RunScope;
 import dev.cortex.workflows.manifest.Step;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -17,24 +18,35 @@ import java.util.function.IntConsumer;
 
 /**
  * How the embedded engine carries out steps: attempts on this thread (or one of {@link
- * Attempt#THREADS} under a timeout), pauses between them with {@link Thread#sleep}, and for_each
- * items on pool threads, at most the step's concurrency at once.
+ * Attempt#THREADS} under a timeout), pauses between them as its {@link Backoff} says (the step's
+ * backoff, slept), and for_each items on pool threads, at most the step's concurrency at once.
  */
 final class LocalExecutor implements StepRunner.Executor {
   private final Activities activities;
   private final ActivityEnvironment environment;
   private final RunScope scope;
   private final ProcessObserver processes;
+  private final Backoff backoff;
 
   LocalExecutor(
       Activities activities,
       ActivityEnvironment environment,
       RunScope scope,
       ProcessObserver processes) {
+    this(activities, environment, scope, processes, Backoff.MANIFEST);
+  }
+
+  LocalExecutor(
+      Activities activities,
+      ActivityEnvironment environment,
+      RunScope scope,
+      ProcessObserver processes,
+      Backoff backoff) {
     this.activities = activities;
     this.environment = environment;
     this.scope = scope;
     this.processes = processes;
+    this.backoff = Objects.requireNonNull(backoff, "backoff");
   }
 
   @Override
@@ -61,7 +73,7 @@ final class LocalExecutor implements StepRunner.Executor {
           return StepRunner.Outcome.failed(failure, attempt);
         }
         try {
-          Thread.sleep(step.retry().backoff().toMillis());
+          backoff.await(step.retry(), attempt + 1);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return StepRunner.Outcome.failed(failure, attempt);

@@ -440,32 +440,36 @@ public final class RunStore {
   private static RunRecord record(Map<String, Object> row, Map<Integer, StepRecord> done) {
     List<StepRecord> steps = done == null ? List.of() : new ArrayList<>(done.values());
     String error = (String) row.get("error");
-    return new RunRecord(
-        (String) row.get("run_id"),
-        (String) row.get("workflow"),
-        (String) row.get("version"),
-        new WorkflowRef(
-            (String) row.get("source_kind"),
-            (String) row.get("source_ref"),
-            (String) row.get("source_location")),
-        Json.mapper().readTree((String) row.get("parameters")),
-        RunStatus.fromWire((String) row.get("status")).orElse(RunStatus.INTERRUPTED),
-        (String) row.get("engine"),
-        (String) row.get("started_at"),
-        (String) row.get("ended_at"),
-        row.get("duration_ms") == null ? null : ((Number) row.get("duration_ms")).longValue(),
-        new RunCost(
-            new BigDecimal((String) row.get("cost_usd")),
-            ((Number) row.get("input_tokens")).longValue(),
-            ((Number) row.get("output_tokens")).longValue(),
-            ((Number) row.get("unpriced")).intValue()),
-        ((Number) row.get("steps_total")).intValue(),
-        ((Number) row.get("steps_completed")).intValue(),
-        ((Number) row.get("resumes")).intValue(),
-        steps,
-        error == null ? null : Json.mapper().readValue(error, RunRecord.RunError.class),
-        row.get("cancelled") == null
-            ? null
-            : Json.mapper().readValue((String) row.get("cancelled"), RunCancellation.class));
+    String cancelled = (String) row.get("cancelled");
+    return RunRecord.builder(
+            (String) row.get("run_id"),
+            RunStatus.fromWire((String) row.get("status")).orElse(RunStatus.INTERRUPTED))
+        .workflow((String) row.get("workflow"))
+        .version((String) row.get("version"))
+        .source(
+            new WorkflowRef(
+                (String) row.get("source_kind"),
+                (String) row.get("source_ref"),
+                (String) row.get("source_location")))
+        .parameters(Json.mapper().readTree((String) row.get("parameters")))
+        .engine((String) row.get("engine"))
+        .startedAt((String) row.get("started_at"))
+        .ended(
+            (String) row.get("ended_at"),
+            row.get("duration_ms") == null ? null : ((Number) row.get("duration_ms")).longValue())
+        .cost(
+            new RunCost(
+                new BigDecimal((String) row.get("cost_usd")),
+                ((Number) row.get("input_tokens")).longValue(),
+                ((Number) row.get("output_tokens")).longValue(),
+                ((Number) row.get("unpriced")).intValue()))
+        .stepsTotal(((Number) row.get("steps_total")).intValue())
+        .stepsCompleted(((Number) row.get("steps_completed")).intValue())
+        .resumes(((Number) row.get("resumes")).intValue())
+        .steps(steps)
+        .error(error == null ? null : Json.mapper().readValue(error, RunRecord.RunError.class))
+        .cancelled(
+            cancelled == null ? null : Json.mapper().readValue(cancelled, RunCancellation.class))
+        .build();
   }
 }

@@ -11,7 +11,7 @@ public enum Surface {
   CLI;
 
   /** How to fetch one step's whole output. */
-  public String fetchOutput(String runId, String stepId) {
+  String fetchOutput(String runId, String stepId) {
     return this == MCP
         ? "runs_show " + TraceView.fetchCall(runId, stepId)
         : "cortex runs show " + runId + " --activity " + stepId;

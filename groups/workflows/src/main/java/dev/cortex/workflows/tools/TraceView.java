@@ -15,14 +15,14 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class TraceView {
   /** Outputs over this many bytes of JSON are elided from returned traces. */
-  public static final int ELISION_BYTES = 2048;
+  static final int ELISION_BYTES = 2048;
 
   private TraceView() {}
 
   /**
    * The trace of {@code run} as a tool returns it, with large outputs elided unless {@code full}.
    */
-  public static JsonNode of(RunRecord run, boolean full) {
+  static JsonNode of(RunRecord run, boolean full) {
     return of(run, full, Surface.MCP);
   }
 
@@ -73,7 +73,7 @@ public final class TraceView {
   }
 
   /** The runs_show arguments that fetch one step's full output, as JSON text. */
-  public static String fetchCall(String runId, String stepId) {
+  static String fetchCall(String runId, String stepId) {
     return "{\"run_id\":\"" + runId + "\",\"activity\":\"" + stepId + "\"}";
   }
 }

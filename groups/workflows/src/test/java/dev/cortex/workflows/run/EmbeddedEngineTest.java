@@ -294,25 +294,19 @@ class EmbeddedEngineTest {
     // A run whose process died after the first step was committed.
     RunRequest request = request(yaml, Map.of());
     RunRecord begun =
-        new RunRecord(
-            RunIds.next(Instant.now()),
-            "resumable",
-            "1",
-            request.source(),
-            Json.tree(Map.of()),
-            RunStatus.RUNNING,
-            EmbeddedEngine.NAME,
-            Instant.now().toString(),
-            null,
-            null,
-            RunCost.ZERO,
-            2,
-            0,
-            0,
-            List.of(
-                StepRecord.pending("first", "transform"),
-                StepRecord.pending("second", "transform")),
-            null);
+        RunRecord.builder(RunIds.next(Instant.now()), RunStatus.RUNNING)
+            .workflow("resumable")
+            .version("1")
+            .source(request.source())
+            .parameters(Json.tree(Map.of()))
+            .engine(EmbeddedEngine.NAME)
+            .startedAt(Instant.now().toString())
+            .stepsTotal(2)
+            .steps(
+                List.of(
+                    StepRecord.pending("first", "transform"),
+                    StepRecord.pending("second", "transform")))
+            .build();
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
     store.create(begun, yaml, new RunStore.Owner(gone.pid(), "2000-01-01T00:00:00Z"));
@@ -332,23 +326,7 @@ class EmbeddedEngineTest {
             null,
             null);
     RunRecord afterFirst =
-        new RunRecord(
-            begun.runId(),
-            begun.workflow(),
-            begun.version(),
-            begun.source(),
-            begun.parameters(),
-            RunStatus.RUNNING,
-            begun.engine(),
-            begun.startedAt(),
-            null,
-            null,
-            RunCost.ZERO,
-            2,
-            1,
-            0,
-            List.of(first, begun.steps().get(1)),
-            null);
+        begun.toBuilder().stepsCompleted(1).steps(List.of(first, begun.steps().get(1))).build();
     store.saveStep(afterFirst, 0);
 
     assertThat(store.sweep()).containsExactly(begun.runId());
