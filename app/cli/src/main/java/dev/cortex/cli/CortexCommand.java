@@ -7,7 +7,7 @@ import dev.cortex.cli.evidence.CollectTestCommand;
 import dev.cortex.cli.evidence.EvidenceCommand;
 import dev.cortex.cli.mcp.McpCommand;
 import dev.cortex.cli.mcp.ToolsCommand;
-import dev.cortex.cli.server.ServerCommand;
+import dev.cortex.cli.server.AgentServerCommand;
 import dev.cortex.cli.server.SignalCommand;
 import dev.cortex.cli.sessions.SessionsCommand;
 import dev.cortex.cli.workflows.LibraryCommand;
@@ -42,8 +42,7 @@ public final class CortexCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    io.err().println("cortex: a command is required. Try 'cortex --help'.");
-    return USAGE;
+    return usage(io, "cortex: a command is required. Try 'cortex --help'.");
   }
 
   static int execute(Io io, String... args) {
@@ -83,9 +82,9 @@ public final class CortexCommand implements Callable<Integer> {
     library.addSubcommand("list", new LibraryCommand.ListWorkflows(io));
     line.addSubcommand("workflows", library);
     line.addSubcommand("worker", new WorkerCommand(io));
-    CommandLine server = new CommandLine(new ServerCommand(io));
-    server.addSubcommand("enroll", new ServerCommand.Enroll(io));
-    server.addSubcommand("revoke", new ServerCommand.Revoke(io));
+    CommandLine server = new CommandLine(new AgentServerCommand(io));
+    server.addSubcommand("enroll", new AgentServerCommand.Enroll(io));
+    server.addSubcommand("revoke", new AgentServerCommand.Revoke(io));
     line.addSubcommand("server", server);
     line.addSubcommand("client", new DeviceAgentCommand(io));
     line.addSubcommand("signal", new SignalCommand(io));
@@ -103,11 +102,16 @@ public final class CortexCommand implements Callable<Integer> {
     return line.execute(args);
   }
 
+  /** Prints {@code message} on standard error and returns {@link #USAGE}: the usage was wrong. */
+  public static int usage(Io io, String message) {
+    io.err().println(message);
+    return USAGE;
+  }
+
   /** Renders a failure that escaped a command: configuration problems are usage errors. */
   private static int failure(Io io, Exception e) throws RuntimeException {
     if (e instanceof StartupException || e instanceof IllegalArgumentException) {
-      io.err().println("cortex: " + e.getMessage());
-      return USAGE;
+      return usage(io, "cortex: " + e.getMessage());
     }
     if (e instanceof UncheckedIOException unchecked) {
       io.err()

@@ -39,8 +39,7 @@ public final class ToolsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    io.err().println("cortex tools: say 'list' or 'call NAME JSON'.");
-    return CortexCommand.USAGE;
+    return CortexCommand.usage(io, "cortex tools: say 'list' or 'call NAME JSON'.");
   }
 
   static Composition compose(Io io, String bundles) {

@@ -23,7 +23,7 @@ final class Detach {
 
   private Detach() {}
 
-  static int start(Io io, ServerCommand command) throws IOException, InterruptedException {
+  static int start(Io io, AgentServerCommand command) throws IOException, InterruptedException {
     CortexHome home = io.home();
     Path log = home.root().resolve("logs").resolve("server.log");
     CortexHome.ensureDirectory(log.getParent());

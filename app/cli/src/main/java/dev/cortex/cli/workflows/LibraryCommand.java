@@ -43,8 +43,7 @@ public final class LibraryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    io.err().println("cortex workflows: say 'save FILE' or 'list'.");
-    return CortexCommand.USAGE;
+    return CortexCommand.usage(io, "cortex workflows: say 'save FILE' or 'list'.");
   }
 
   @Command(

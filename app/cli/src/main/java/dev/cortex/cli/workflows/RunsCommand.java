@@ -31,8 +31,8 @@ public final class RunsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    io.err().println("cortex runs: say 'list', 'show RUN', 'cancel RUN' or 'resume RUN'.");
-    return CortexCommand.USAGE;
+    return CortexCommand.usage(
+        io, "cortex runs: say 'list', 'show RUN', 'cancel RUN' or 'resume RUN'.");
   }
 
   @Command(name = "list", mixinStandardHelpOptions = true, description = "List runs, newest first.")
