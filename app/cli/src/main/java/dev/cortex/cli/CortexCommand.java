@@ -36,7 +36,7 @@ public final class CortexCommand implements Callable<Integer> {
 
   private final Io io;
 
-  public CortexCommand(Io io) {
+  CortexCommand(Io io) {
     this.io = io;
   }
 
