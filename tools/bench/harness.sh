@@ -3,8 +3,9 @@
 #   bench_harness SCRIPT CLASS [--with-cortex] [ARGS...]
 # --with-cortex: the harness drives bin/cortex, whose jar is built first and passed as --launcher.
 # The JVM runs as bin/cortex runs the server: the newest JDK among JAVA_HOME, /usr/lib/jvm/* and
-# the java on the PATH (CORTEX_JAVA overrides), serial GC, C1 only, compiling early.
-# CORTEX_BENCH_JAVA_OPTS replaces these options, e.g. with "-XX:+UseSerialGC" for C2 figures.
+# the java on the PATH (CORTEX_JAVA overrides; bin/jvm.bash chooses), with the short-lived options
+# of bin/jvm-options (serial GC, C1 only, compiling early). CORTEX_BENCH_JAVA_OPTS replaces these
+# options, e.g. with "-XX:+UseSerialGC" for C2 figures.
 
 bench_harness() {
   local script="$1" class="$2" with_cortex=0
@@ -35,23 +36,17 @@ bench_harness() {
   (cd "$root" && flock "$root/app/cli/target/.build.lock" \
     mvn -q -B -DskipTests -Dspotless.check.skip=true -pl tools/bench -am package) 1>&2
 
-  local java_bin="${CORTEX_JAVA:-}"
-  if [[ -z "$java_bin" ]]; then
-    local major=0 home m on_path
-    local candidates=("${JAVA_HOME:-}" /usr/lib/jvm/* /Library/Java/JavaVirtualMachines/*/Contents/Home)
-    if command -v java >/dev/null; then
-      on_path="$(readlink -f "$(command -v java)")"
-      candidates+=("${on_path%/bin/*}")
-    fi
-    for home in "${candidates[@]}"; do
-      [[ -n "$home" && -x "$home/bin/java" ]] || continue
-      m="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null | head -n 1 | grep . || echo 0)"
-      if [[ "$m" -gt "$major" ]]; then java_bin="$home/bin/java"; major="$m"; fi
-    done
-    [[ -n "$java_bin" ]] || { echo "bench: no Java found: install a JDK 17 or newer" >&2; exit 2; }
-  fi
+  # The JVM: bin/jvm.bash's choice, with bin/jvm-options' short-lived profile unless replaced.
+  source "$root/bin/jvm.bash"
+  local java_bin major
+  jvm_choose bench
   local opts
-  read -r -a opts <<< "${CORTEX_BENCH_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.3 -Xss1m}"
+  if [[ -n "${CORTEX_BENCH_JAVA_OPTS:-}" ]]; then
+    read -r -a opts <<< "$CORTEX_BENCH_JAVA_OPTS"
+  else
+    jvm_options short-lived
+    opts=("${jvm_opts[@]}")
+  fi
 
   if [[ "$with_cortex" == 1 ]]; then
     "$root/bin/cortex" --version >/dev/null

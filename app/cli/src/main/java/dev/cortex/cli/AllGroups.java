@@ -25,7 +25,7 @@ public final class AllGroups {
   }
 
   /** The groups of seed 001 whose tools are not served by this version yet. */
-  public static final List<GroupDescriptor> PENDING =
+  static final List<GroupDescriptor> PENDING =
       List.of(
           GroupDescriptor.of(
               "workers", "cortex-workers", "Team mode: the main session's worker tools."),
@@ -80,7 +80,7 @@ public final class AllGroups {
   }
 
   /** The same, with how commits reach the disk taken from settings already loaded. */
-  public static Supplier<Database> database(Io io, Supplier<Synchronous> synchronous) {
+  static Supplier<Database> database(Io io, Supplier<Synchronous> synchronous) {
     return new Supplier<>() {
       private Database database;
 

@@ -7,9 +7,12 @@ import dev.cortex.cli.evidence.CollectTestCommand;
 import dev.cortex.cli.evidence.EvidenceCommand;
 import dev.cortex.cli.mcp.McpCommand;
 import dev.cortex.cli.mcp.ToolsCommand;
-import dev.cortex.cli.server.ServerCommand;
+import dev.cortex.cli.server.AgentServerCommand;
 import dev.cortex.cli.server.SignalCommand;
 import dev.cortex.cli.sessions.SessionsCommand;
+import dev.cortex.cli.workflows.LibraryCommand;
+import dev.cortex.cli.workflows.RunsCommand;
+import dev.cortex.cli.workflows.StatusCommand;
 import dev.cortex.cli.workflows.WorkerCommand;
 import dev.cortex.cli.workflows.WorkflowCommands;
 import java.io.PrintWriter;
@@ -33,14 +36,13 @@ public final class CortexCommand implements Callable<Integer> {
 
   private final Io io;
 
-  public CortexCommand(Io io) {
+  CortexCommand(Io io) {
     this.io = io;
   }
 
   @Override
   public Integer call() {
-    io.err().println("cortex: a command is required. Try 'cortex --help'.");
-    return USAGE;
+    return usage(io, "cortex: a command is required. Try 'cortex --help'.");
   }
 
   static int execute(Io io, String... args) {
@@ -68,21 +70,21 @@ public final class CortexCommand implements Callable<Integer> {
     line.addSubcommand("check", new WorkflowCommands.Check(io));
     line.addSubcommand("show", new WorkflowCommands.Show(io));
     line.addSubcommand("run", new WorkflowCommands.Run(io));
-    CommandLine runs = new CommandLine(new WorkflowCommands.Runs(io));
-    runs.addSubcommand("list", new WorkflowCommands.RunsList(io));
-    runs.addSubcommand("show", new WorkflowCommands.RunsShow(io));
-    runs.addSubcommand("cancel", new WorkflowCommands.RunsCancel(io));
-    runs.addSubcommand("resume", new WorkflowCommands.RunsResume(io));
+    CommandLine runs = new CommandLine(new RunsCommand(io));
+    runs.addSubcommand("list", new RunsCommand.ListRuns(io));
+    runs.addSubcommand("show", new RunsCommand.ShowRun(io));
+    runs.addSubcommand("cancel", new RunsCommand.CancelRun(io));
+    runs.addSubcommand("resume", new RunsCommand.ResumeRun(io));
     line.addSubcommand("runs", runs);
-    line.addSubcommand("status", new WorkflowCommands.Status(io));
-    CommandLine library = new CommandLine(new WorkflowCommands.Library(io));
-    library.addSubcommand("save", new WorkflowCommands.Save(io));
-    library.addSubcommand("list", new WorkflowCommands.LibraryList(io));
+    line.addSubcommand("status", new StatusCommand(io));
+    CommandLine library = new CommandLine(new LibraryCommand(io));
+    library.addSubcommand("save", new LibraryCommand.Save(io));
+    library.addSubcommand("list", new LibraryCommand.ListWorkflows(io));
     line.addSubcommand("workflows", library);
     line.addSubcommand("worker", new WorkerCommand(io));
-    CommandLine server = new CommandLine(new ServerCommand(io));
-    server.addSubcommand("enroll", new ServerCommand.Enroll(io));
-    server.addSubcommand("revoke", new ServerCommand.Revoke(io));
+    CommandLine server = new CommandLine(new AgentServerCommand(io));
+    server.addSubcommand("enroll", new AgentServerCommand.Enroll(io));
+    server.addSubcommand("revoke", new AgentServerCommand.Revoke(io));
     line.addSubcommand("server", server);
     line.addSubcommand("client", new DeviceAgentCommand(io));
     line.addSubcommand("signal", new SignalCommand(io));
@@ -100,11 +102,16 @@ public final class CortexCommand implements Callable<Integer> {
     return line.execute(args);
   }
 
+  /** Prints {@code message} on standard error and returns {@link #USAGE}: the usage was wrong. */
+  public static int usage(Io io, String message) {
+    io.err().println(message);
+    return USAGE;
+  }
+
   /** Renders a failure that escaped a command: configuration problems are usage errors. */
   private static int failure(Io io, Exception e) throws RuntimeException {
     if (e instanceof StartupException || e instanceof IllegalArgumentException) {
-      io.err().println("cortex: " + e.getMessage());
-      return USAGE;
+      return usage(io, "cortex: " + e.getMessage());
     }
     if (e instanceof UncheckedIOException unchecked) {
       io.err()

@@ -4,7 +4,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
 
-/** How a client starts this installation: the launcher script, else the jar through java. */
+/** How MCP clients and the agent server start this installation: its launcher, else java -jar. */
 public final class Launcher {
   private Launcher() {}
 

@@ -35,11 +35,11 @@ public final class Services {
     return settings;
   }
 
-  public dev.cortex.base.CortexHome home() {
+  dev.cortex.base.CortexHome home() {
     return io.home();
   }
 
-  public java.util.Map<String, String> env() {
+  java.util.Map<String, String> env() {
     return io.env();
   }
 
@@ -48,7 +48,7 @@ public final class Services {
   }
 
   /** The one client of the agent server's webhook that this process's tools share. */
-  public synchronized AgentServerClient agentServer() {
+  synchronized AgentServerClient agentServer() {
     if (agentServer == null) {
       agentServer = io.agentServer();
     }
@@ -70,7 +70,7 @@ public final class Services {
   }
 
   /** How this process asks its human before a run: the MCP server's way, else the terminal's. */
-  public synchronized ConsentPolicy consent() {
+  synchronized ConsentPolicy consent() {
     return consent != null ? consent : CliConsent.policy(io);
   }
 

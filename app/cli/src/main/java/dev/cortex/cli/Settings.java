@@ -24,7 +24,7 @@ import java.util.Map;
  */
 public record Settings(CortexToml tables) {
   /** Every table this program knows, in the order the documentation lists them. */
-  public static final List<SettingsTable<?>> TABLES =
+  static final List<SettingsTable<?>> TABLES =
       List.of(
           EngineChoice.TABLE,
           TemporalTable.TABLE,
@@ -35,7 +35,7 @@ public record Settings(CortexToml tables) {
           Budgets.TABLE,
           WaitSettings.TABLE);
 
-  public static Settings load(CortexHome home, Map<String, String> env) {
+  static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));
   }
 
@@ -53,7 +53,7 @@ public record Settings(CortexToml tables) {
     return tables.get(table);
   }
 
-  public boolean temporalEngine() {
+  boolean temporalEngine() {
     return get(EngineChoice.TABLE).temporal();
   }
 
@@ -62,7 +62,7 @@ public record Settings(CortexToml tables) {
   }
 
   /** How commits reach the disk: {@code [storage] synchronous}, or CORTEX_SQLITE_SYNCHRONOUS. */
-  public Synchronous synchronous() {
+  Synchronous synchronous() {
     return get(StorageSettings.TABLE).synchronous();
   }
 }

@@ -10,7 +10,7 @@ public final class Version {
   private Version() {}
 
   private static final class Holder {
-    public static final String VALUE = load();
+    static final String VALUE = load();
   }
 
   public static String get() {

@@ -67,6 +67,21 @@ class CommandLineTest {
     assertThat(run.err()).contains("--no-such-flag");
   }
 
+  /** Regression: renaming the class Groups to AllGroups had renamed the word in the help too. */
+  @Test
+  void help_ofTheVerbsThatChooseGroups_speaksOfGroups() {
+    assertThat(run("mcp", "--help").out())
+        .contains("Groups come from --bundles")
+        .contains("Groups to serve when neither")
+        .doesNotContain("AllGroups");
+    assertThat(run("tools", "list", "--help").out())
+        .contains("Groups to list")
+        .doesNotContain("AllGroups");
+    assertThat(run("tools", "call", "--help").out())
+        .contains("Groups to serve the tool from")
+        .doesNotContain("AllGroups");
+  }
+
   @Test
   void toolsCall_readsArgumentsFromStdin() throws Exception {
     Run run =

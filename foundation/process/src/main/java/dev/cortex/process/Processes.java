@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Starts programs so that nothing they start outlives them unasked: each run leads a session and
@@ -51,8 +52,19 @@ public final class Processes {
     return running;
   }
 
-  /** A program started to outlive this JVM: its leader's pid (its group's id) and start. */
-  public record Detached(long pid, Instant startedAt) {}
+  /**
+   * A program started to outlive this JVM.
+   *
+   * @param pid its leader's pid (its group's id)
+   * @param startedAt when the leader started, as the operating system reports it
+   * @param exitCode completes with the leader's exit code if it ends while this JVM runs
+   */
+  public record Detached(long pid, Instant startedAt, CompletableFuture<Integer> exitCode) {
+    public Detached {
+      Objects.requireNonNull(startedAt, "startedAt");
+      Objects.requireNonNull(exitCode, "exitCode");
+    }
+  }
 
   /**
    * Starts {@code spec} so that it outlives this JVM, as a background job does: in a session of its
@@ -85,7 +97,7 @@ public final class Processes {
     builder.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
     Process process = builder.start();
     Instant started = process.toHandle().info().startInstant().orElseGet(Instant::now);
-    return new Detached(process.pid(), started);
+    return new Detached(process.pid(), started, process.onExit().thenApply(Process::exitValue));
   }
 
   private static java.io.File nullDevice() {

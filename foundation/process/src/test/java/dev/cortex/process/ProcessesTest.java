@@ -150,6 +150,40 @@ class ProcessesTest {
   }
 
   @Test
+  void startDetached_appendsBothStreamsToTheOutputAndReportsTheExitCode() throws Exception {
+    Path output = Files.writeString(dir.resolve("output.log"), "before\n");
+
+    Processes.Detached detached =
+        Processes.startDetached(sh("echo out; echo err >&2; exit 5").build(), output);
+
+    assertThat(detached.exitCode().get(Os.LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+        .isEqualTo(5);
+    assertThat(output).hasContent("before\nout\nerr\n");
+    assertThat(detached.startedAt()).isBeforeOrEqualTo(java.time.Instant.now());
+  }
+
+  @Test
+  void startDetached_leadsASessionOfItsOwn_untilEndGroupEndsIt() throws Exception {
+    Processes.Detached detached =
+        Processes.startDetached(
+            ProcessSpec.builder(List.of("sleep", "300"), Os.env()).build(),
+            dir.resolve("sleep.log"));
+    try {
+      Eventually.until(
+          "sleep has its own session",
+          Os.LIMIT,
+          () ->
+              ProcessTable.read(detached.pid())
+                  .map(e -> e.group() == detached.pid() && e.session() == detached.pid())
+                  .orElse(false));
+      assertThat(detached.exitCode()).isNotDone();
+    } finally {
+      assertThat(Processes.endGroup(detached.pid(), detached.startedAt())).isEqualTo(1);
+    }
+    Eventually.until("the detached sleep ended", Os.LIMIT, () -> detached.exitCode().isDone());
+  }
+
+  @Test
   void exit_ofTheLeader_endsItsBackgroundChildren() throws Exception {
     // The orphan is reparented (to init or a subreaper) the moment the shell exits: the JDK's
     // descendants() no longer sees it, the group does.

@@ -24,8 +24,7 @@ public final class ConfigCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    io.err().println("cortex config: say 'mcp'.");
-    return CortexCommand.USAGE;
+    return CortexCommand.usage(io, "cortex config: say 'mcp'.");
   }
 
   /** {@code cortex config mcp}. */
@@ -39,7 +38,7 @@ public final class ConfigCommand implements Callable<Integer> {
   public static final class WriteMcpConfig implements Callable<Integer> {
     private final Io io;
 
-    @Mixin ClientConfigOptions clientOptions = new ClientConfigOptions();
+    @Mixin McpClientOptions mcpClient = new McpClientOptions();
 
     public WriteMcpConfig(Io io) {
       this.io = io;
@@ -47,7 +46,7 @@ public final class ConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      Integer forClient = clientOptions.run(io);
+      Integer forClient = mcpClient.run(io);
       if (forClient != null) {
         return forClient;
       }

@@ -12,7 +12,7 @@ import java.util.Optional;
 enum McpClient {
   CLAUDE_DESKTOP("claude-desktop", "Claude Desktop", "mcpServers", false, false) {
     @Override
-    Optional<Path> file(Scope scope, ClientPaths paths) {
+    Optional<Path> file(Scope scope, McpClientPaths paths) {
       if (scope == Scope.PROJECT) {
         return Optional.empty();
       }
@@ -21,7 +21,7 @@ enum McpClient {
   },
   CLAUDE_CODE("claude-code", "Claude Code", "mcpServers", true, true) {
     @Override
-    Optional<Path> file(Scope scope, ClientPaths paths) {
+    Optional<Path> file(Scope scope, McpClientPaths paths) {
       return Optional.of(
           scope == Scope.USER
               ? paths.home().resolve(".claude.json")
@@ -30,7 +30,7 @@ enum McpClient {
   },
   VSCODE("vscode", "VS Code", "servers", true, false) {
     @Override
-    Optional<Path> file(Scope scope, ClientPaths paths) {
+    Optional<Path> file(Scope scope, McpClientPaths paths) {
       return Optional.of(
           scope == Scope.USER
               ? paths.appData().resolve("Code").resolve("User").resolve("mcp.json")
@@ -39,7 +39,7 @@ enum McpClient {
   },
   CURSOR("cursor", "Cursor", "mcpServers", false, false) {
     @Override
-    Optional<Path> file(Scope scope, ClientPaths paths) {
+    Optional<Path> file(Scope scope, McpClientPaths paths) {
       Path base = scope == Scope.USER ? paths.home() : paths.workDir();
       return Optional.of(base.resolve(".cursor").resolve("mcp.json"));
     }
@@ -66,7 +66,7 @@ enum McpClient {
   }
 
   /** The configuration file for {@code scope}, or empty when the client has no such scope. */
-  abstract Optional<Path> file(Scope scope, ClientPaths paths);
+  abstract Optional<Path> file(Scope scope, McpClientPaths paths);
 
   /** The name on the command line, e.g. {@code claude-desktop}. */
   String id() {

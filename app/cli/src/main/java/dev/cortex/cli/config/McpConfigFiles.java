@@ -30,14 +30,14 @@ public final class McpConfigFiles {
    * @param serverKey the key of its one server, or null for the empty file
    * @param groups the groups its server serves; empty for the empty file
    */
-  public record File(String fileName, String serverKey, List<String> groups) {
-    public File {
+  record File(String fileName, String serverKey, List<String> groups) {
+    File {
       Objects.requireNonNull(fileName, "fileName");
       groups = List.copyOf(groups);
     }
 
     /** The file's JSON, whose server is started by {@code launcher} (command and arguments). */
-    public Map<String, Object> render(List<String> launcher) {
+    Map<String, Object> render(List<String> launcher) {
       Map<String, Object> servers = new LinkedHashMap<>();
       if (!groups.isEmpty()) {
         List<String> args = new ArrayList<>(launcher.subList(1, launcher.size()));
@@ -54,7 +54,7 @@ public final class McpConfigFiles {
   }
 
   /** The files, in the order the agent server's documentation lists them. */
-  public static List<File> of(GroupRegistry registry) {
+  static List<File> of(GroupRegistry registry) {
     List<File> files = new ArrayList<>();
     String directKey =
         registry

@@ -1,9 +1,9 @@
 package dev.cortex.cli.device;
 
 import dev.cortex.base.CortexHome;
+import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Version;
-import dev.cortex.cli.server.ServerCommand;
 import dev.cortex.device.ClientOptions;
 import dev.cortex.device.DeviceAgent;
 import dev.cortex.protocol.hub.Machines;
@@ -88,8 +88,8 @@ public final class DeviceAgentCommand implements Callable<Integer> {
     try {
       hub = URI.create(server.strip());
     } catch (IllegalArgumentException e) {
-      return ServerCommand.usage(
-          io, "--server '" + server + "' is not a URL such as ws://host:3002");
+      return CortexCommand.usage(
+          io, "cortex: --server '" + server + "' is not a URL such as ws://host:3002");
     }
     String scheme = hub.getScheme() == null ? "" : hub.getScheme();
     if (scheme.equals("http") || scheme.equals("https")) {
@@ -99,29 +99,32 @@ public final class DeviceAgentCommand implements Callable<Integer> {
       scheme = hub.getScheme();
     }
     if (!scheme.equals("ws") && !scheme.equals("wss") || hub.getHost() == null) {
-      return ServerCommand.usage(
-          io, "--server must be ws://HOST:PORT or wss://HOST:PORT, got '" + server + "'");
+      return CortexCommand.usage(
+          io, "cortex: --server must be ws://HOST:PORT or wss://HOST:PORT, got '" + server + "'");
     }
     if (!Machines.NAME.matcher(name).matches()) {
-      return ServerCommand.usage(
-          io, "--name '" + name + "' is not a device name: 1-64 letters, digits, '.', '_' or '-'");
+      return CortexCommand.usage(
+          io,
+          "cortex: --name '"
+              + name
+              + "' is not a device name: 1-64 letters, digits, '.', '_' or '-'");
     }
     if (ca != null && !Files.isReadable(ca)) {
-      return ServerCommand.usage(io, "--ca: cannot read " + ca);
+      return CortexCommand.usage(io, "cortex: --ca: cannot read " + ca);
     }
     Path work =
         workdir != null ? workdir.toAbsolutePath() : Path.of(System.getProperty("user.home"));
     if (!Files.isDirectory(work)) {
-      return ServerCommand.usage(io, "--workdir: " + work + " is not a directory");
+      return CortexCommand.usage(io, "cortex: --workdir: " + work + " is not a directory");
     }
     if (!java.util.List.of("auto", "ripgrep", "java").contains(grepEngine)) {
-      return ServerCommand.usage(io, "--grep-engine must be auto, ripgrep or java");
+      return CortexCommand.usage(io, "cortex: --grep-engine must be auto, ripgrep or java");
     }
     CortexHome home = io.home();
     Map<String, String> environment = new HashMap<>(io.env());
     String shared = environment.remove("CORTEX_CLIENT_TOKEN");
     environment.remove("CORTEX_WEBHOOK_TOKEN");
-    DeviceAgent client =
+    DeviceAgent agent =
         new DeviceAgent(
             new ClientOptions(
                 hub,
@@ -139,11 +142,11 @@ public final class DeviceAgentCommand implements Callable<Integer> {
                 grepEngine,
                 Clock.systemUTC(),
                 home.root()));
-    Runtime.getRuntime().addShutdownHook(new Thread(client::close, "cortex-client-stop"));
+    Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "cortex-client-stop"));
     io.err().println("cortex client " + Version.get() + ": connecting to " + hub + " as " + name);
-    int code = client.run();
+    int code = agent.run();
     if (code != 0) {
-      io.err().println("cortex: " + client.failure());
+      io.err().println("cortex: " + agent.failure());
     }
     return code;
   }

@@ -68,8 +68,7 @@ public final class CollectTestCommand implements Callable<Integer> {
       io.out().println(Json.writePretty(receipt));
       return receipt.exitCode() == 0 ? CortexCommand.OK : CortexCommand.FAILED;
     } catch (TestCollector.Refused e) {
-      io.err().println("cortex collect-test: " + e.getMessage());
-      return CortexCommand.USAGE;
+      return CortexCommand.usage(io, "cortex collect-test: " + e.getMessage());
     } catch (StorageException e) {
       io.err()
           .println(

@@ -23,8 +23,7 @@ public final class EvidenceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    io.err().println("cortex evidence: say 'set-policy PROJECT POLICY'.");
-    return CortexCommand.USAGE;
+    return CortexCommand.usage(io, "cortex evidence: say 'set-policy PROJECT POLICY'.");
   }
 
   /** {@code cortex evidence set-policy PROJECT POLICY}. */

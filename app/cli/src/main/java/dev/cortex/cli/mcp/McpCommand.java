@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Serve MCP on stdio (default) or streamable HTTP.",
-      "AllGroups come from --bundles, else CORTEX_MCP_BUNDLES, else the default composition"
+      "Groups come from --bundles, else CORTEX_MCP_BUNDLES, else the default composition"
           + " (evidence, workflows). CORTEX_MCP_TOOL_ALLOWLIST limits the tools served."
     })
 public final class McpCommand implements Callable<Integer> {
@@ -48,7 +48,7 @@ public final class McpCommand implements Callable<Integer> {
       names = "--default-bundles",
       paramLabel = "GROUPS",
       description =
-          "AllGroups to serve when neither --bundles nor CORTEX_MCP_BUNDLES chooses (the agent"
+          "Groups to serve when neither --bundles nor CORTEX_MCP_BUNDLES chooses (the agent"
               + " server's configuration files use it).")
   String defaultBundles;
 

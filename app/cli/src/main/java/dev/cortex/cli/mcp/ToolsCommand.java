@@ -39,8 +39,7 @@ public final class ToolsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    io.err().println("cortex tools: say 'list' or 'call NAME JSON'.");
-    return CortexCommand.USAGE;
+    return CortexCommand.usage(io, "cortex tools: say 'list' or 'call NAME JSON'.");
   }
 
   static Composition compose(Io io, String bundles) {
@@ -76,7 +75,7 @@ public final class ToolsCommand implements Callable<Integer> {
         names = "--bundles",
         paramLabel = "GROUPS",
         description =
-            "AllGroups to list (comma list or JSON array); default: CORTEX_MCP_BUNDLES, else the default composition.")
+            "Groups to list (comma list or JSON array); default: CORTEX_MCP_BUNDLES, else the default composition.")
     String bundles;
 
     @Option(names = "--json", description = "Print names, descriptions, schemas and hints as JSON.")
@@ -130,7 +129,7 @@ public final class ToolsCommand implements Callable<Integer> {
         names = "--bundles",
         paramLabel = "GROUPS",
         description =
-            "AllGroups to serve the tool from; default: CORTEX_MCP_BUNDLES, else all groups.")
+            "Groups to serve the tool from; default: CORTEX_MCP_BUNDLES, else all groups.")
     String bundles;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The tool's name.")

@@ -5,12 +5,18 @@ import dev.cortex.base.Json;
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Launcher;
+import dev.cortex.process.ProcessSpec;
+import dev.cortex.process.Processes;
 import dev.cortex.protocol.webhook.Webhook;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -19,11 +25,15 @@ import tools.jackson.databind.JsonNode;
  * described itself in {@code data/server.json} (or says why it did not start).
  */
 final class Detach {
-  private static final long WAIT_MILLIS = 60_000;
+  /** How long the server may take to describe itself. */
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  /** How often {@code data/server.json} is read meanwhile. */
+  private static final Duration POLL = Duration.ofMillis(100);
 
   private Detach() {}
 
-  static int start(Io io, ServerCommand command) throws IOException, InterruptedException {
+  static int start(Io io, AgentServerCommand command) throws IOException, InterruptedException {
     CortexHome home = io.home();
     Path log = home.root().resolve("logs").resolve("server.log");
     CortexHome.ensureDirectory(log.getParent());
@@ -41,15 +51,10 @@ final class Detach {
     if (command.hubBind != null) {
       argv.add("--hub-bind=" + command.hubBind);
     }
-    ProcessBuilder builder = new ProcessBuilder(argv);
-    builder.environment().clear();
-    builder.environment().putAll(io.env());
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-    Process process = builder.start();
-    long deadline = System.currentTimeMillis() + WAIT_MILLIS;
-    while (System.currentTimeMillis() < deadline) {
+    Processes.Detached process =
+        Processes.startDetached(ProcessSpec.builder(argv, io.env()).build(), log);
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
       JsonNode self = read(serverFile);
       if (self != null && self.path("pid").asLong() == process.pid()) {
         io.err()
@@ -66,19 +71,29 @@ final class Detach {
                     + process.pid());
         return CortexCommand.OK;
       }
-      if (!process.isAlive()) {
+      Integer exitCode = exited(process, POLL);
+      if (exitCode != null) {
         io.err()
             .println(
-                "cortex: the server did not start (exit code "
-                    + process.exitValue()
-                    + "). From its log:");
+                "cortex: the server did not start (exit code " + exitCode + "). From its log:");
         tail(log).forEach(line -> io.err().println("  " + line));
         return CortexCommand.FAILED;
       }
-      Thread.sleep(100);
     }
     io.err().println("cortex: the server did not answer within 60 s; see " + log);
     return CortexCommand.FAILED;
+  }
+
+  /** The server's exit code once it has ended, waiting up to {@code wait}; null while it runs. */
+  private static Integer exited(Processes.Detached process, Duration wait)
+      throws InterruptedException {
+    try {
+      return process.exitCode().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return null;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot tell whether the server ended", e.getCause());
+    }
   }
 
   private static JsonNode read(Path file) {

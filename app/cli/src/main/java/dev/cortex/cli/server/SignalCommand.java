@@ -129,8 +129,7 @@ public final class SignalCommand implements Callable<Integer> {
     try {
       signal = signal();
     } catch (IllegalArgumentException e) {
-      io.err().println("cortex signal: " + e.getMessage());
-      return CortexCommand.USAGE;
+      return CortexCommand.usage(io, "cortex signal: " + e.getMessage());
     }
     Spool spool = new Spool(io.home().root().resolve(Spool.DIR));
     if (spoolOnly) {
@@ -140,8 +139,7 @@ public final class SignalCommand implements Callable<Integer> {
     try {
       target = target();
     } catch (IllegalArgumentException e) {
-      io.err().println("cortex signal: " + e.getMessage());
-      return CortexCommand.USAGE;
+      return CortexCommand.usage(io, "cortex signal: " + e.getMessage());
     }
     HttpResponse<String> response;
     try {

@@ -27,7 +27,7 @@ public final class CliConsent implements Confirmer {
   private final boolean yes;
   private final boolean terminal;
 
-  public CliConsent(Io io, boolean yes, boolean terminal) {
+  CliConsent(Io io, boolean yes, boolean terminal) {
     this.io = io;
     this.yes = yes || isSet(io.env(ASSUME_YES));
     this.terminal = terminal;

@@ -126,10 +126,11 @@ public final class TemporalSupport {
       return file;
     }
     Path part = Files.createTempFile(dir, name, ".part");
-    try (InputStream in = connection.getInputStream();
-        OutputStream out = Files.newOutputStream(part)) {
-      in.transferTo(out);
-      out.close();
+    try {
+      try (InputStream in = connection.getInputStream();
+          OutputStream out = Files.newOutputStream(part)) {
+        in.transferTo(out);
+      }
       Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(part);

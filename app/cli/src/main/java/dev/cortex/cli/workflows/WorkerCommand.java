@@ -113,7 +113,6 @@ public final class WorkerCommand implements Callable<Integer> {
   }
 
   private int usage(String problem) {
-    io.err().println("cortex worker: " + problem);
-    return CortexCommand.USAGE;
+    return CortexCommand.usage(io, "cortex worker: " + problem);
   }
 }

@@ -2,8 +2,8 @@ package dev.cortex.cli.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.cli.config.ClientPaths.Os;
 import dev.cortex.cli.config.McpClient.Scope;
+import dev.cortex.cli.config.McpClientPaths.Os;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,7 @@ class McpClientTest {
 
   @Test
   void file_onLinux_isUnderTheHomeAndXdgConfig() {
-    ClientPaths paths = new ClientPaths(Os.LINUX, Path.of("/home/ana"), Map.of(), WORK);
+    McpClientPaths paths = new McpClientPaths(Os.LINUX, Path.of("/home/ana"), Map.of(), WORK);
 
     assertThat(userFile(McpClient.CLAUDE_DESKTOP, paths))
         .isEqualTo("/home/ana/.config/Claude/claude_desktop_config.json");
@@ -26,8 +26,8 @@ class McpClientTest {
 
   @Test
   void file_onLinuxWithXdgConfigHome_followsIt() {
-    ClientPaths paths =
-        new ClientPaths(
+    McpClientPaths paths =
+        new McpClientPaths(
             Os.LINUX, Path.of("/home/ana"), Map.of("XDG_CONFIG_HOME", "/home/ana/cfg"), WORK);
 
     assertThat(userFile(McpClient.CLAUDE_DESKTOP, paths))
@@ -37,8 +37,8 @@ class McpClientTest {
 
   @Test
   void file_onMacos_isUnderApplicationSupport() {
-    ClientPaths paths =
-        new ClientPaths(
+    McpClientPaths paths =
+        new McpClientPaths(
             Os.MACOS, Path.of("/Users/ana"), Map.of("XDG_CONFIG_HOME", "/ignored"), WORK);
 
     assertThat(userFile(McpClient.CLAUDE_DESKTOP, paths))
@@ -52,8 +52,8 @@ class McpClientTest {
   @Test
   void file_onWindows_isUnderAppData() {
     // Path separators follow the machine the test runs on; the structure is what is checked.
-    ClientPaths paths =
-        new ClientPaths(
+    McpClientPaths paths =
+        new McpClientPaths(
             Os.WINDOWS, Path.of("/Users/ana"), Map.of("APPDATA", "/Users/ana/Roaming"), WORK);
 
     assertThat(userFile(McpClient.CLAUDE_DESKTOP, paths))
@@ -65,7 +65,7 @@ class McpClientTest {
 
   @Test
   void file_onWindowsWithoutAppData_usesTheRoamingFolderOfTheHome() {
-    ClientPaths paths = new ClientPaths(Os.WINDOWS, Path.of("/Users/ana"), Map.of(), WORK);
+    McpClientPaths paths = new McpClientPaths(Os.WINDOWS, Path.of("/Users/ana"), Map.of(), WORK);
 
     assertThat(userFile(McpClient.CLAUDE_DESKTOP, paths))
         .isEqualTo("/Users/ana/AppData/Roaming/Claude/claude_desktop_config.json");
@@ -73,7 +73,7 @@ class McpClientTest {
 
   @Test
   void file_projectScope_isInTheWorkingDirectoryAndClaudeDesktopHasNone() {
-    ClientPaths paths = new ClientPaths(Os.LINUX, Path.of("/home/ana"), Map.of(), WORK);
+    McpClientPaths paths = new McpClientPaths(Os.LINUX, Path.of("/home/ana"), Map.of(), WORK);
 
     assertThat(McpClient.CLAUDE_CODE.file(Scope.PROJECT, paths))
         .contains(WORK.resolve(".mcp.json"));
@@ -96,13 +96,13 @@ class McpClientTest {
   void join_wordsWithSpacesOrQuotes_areQuotedForTheShell() {
     List<String> words = List.of("claude", "/Users/ana/My Apps/cortex", "it's", "{\"a\":1}");
 
-    assertThat(ClientSetup.join(words, Os.LINUX))
+    assertThat(McpClientSetup.join(words, Os.LINUX))
         .isEqualTo("claude '/Users/ana/My Apps/cortex' 'it'\\''s' '{\"a\":1}'");
-    assertThat(ClientSetup.join(words, Os.WINDOWS))
+    assertThat(McpClientSetup.join(words, Os.WINDOWS))
         .isEqualTo("claude \"/Users/ana/My Apps/cortex\" \"it's\" \"{\\\"a\\\":1}\"");
   }
 
-  private static String userFile(McpClient client, ClientPaths paths) {
+  private static String userFile(McpClient client, McpClientPaths paths) {
     return client.file(Scope.USER, paths).orElseThrow().toString();
   }
 }

@@ -118,14 +118,60 @@ class ReleaseArtifactsIT {
     process.waitFor();
 
     assertThat(stderr).as("the Temporal runtime was loaded").doesNotContain("WARNING");
+    List<String> options = Files.readAllLines(image.resolve("lib/cortex/jvm-options"));
     if (runtimeMajor(image) >= 23) {
-      assertThat(image.resolve("bin/cortex"))
-          .content()
-          .contains("unsafe_access=\"--sun-misc-unsafe-memory-access=allow\"");
-      assertThat(image.resolve("bin/cortex.cmd"))
-          .content()
-          .contains("set _cortex_unsafe=--sun-misc-unsafe-memory-access=allow\r\n");
+      assertThat(options).contains("from-java-23=--sun-misc-unsafe-memory-access=allow");
+    } else {
+      assertThat(options).noneMatch(line -> line.startsWith("from-java-23="));
     }
+  }
+
+  @Test
+  void runtimeImage_launchers_readTheImagesCopyOfTheOptionsFile() throws Exception {
+    Path image = unpackImage("image-options");
+    Path options = image.resolve("lib/cortex/jvm-options");
+    List<String> checkout = Files.readAllLines(root().resolve("bin/jvm-options"));
+    List<String> copy = Files.readAllLines(options);
+    String shortLived = line(checkout, "short-lived=");
+    assertThat(line(copy, "short-lived=")).isEqualTo(shortLived);
+    assertThat(image.resolve("bin/cortex.cmd"))
+        .content()
+        .contains("\\lib\\cortex\\jvm-options")
+        .doesNotContain("-XX:+UseSerialGC");
+    assertThat(image.resolve("bin/cortex")).content().doesNotContain("-XX:+UseSerialGC");
+    String marker = "-Dcortex.test.options=image";
+    Files.writeString(
+        options,
+        Files.readString(options).replace("\nshort-lived=-", "\nshort-lived=" + marker + " -"));
+
+    List<String> arguments = servedArguments(image.resolve("bin/cortex"), noJavaEnv("options"));
+
+    List<String> expected = new ArrayList<>(List.of(marker));
+    expected.addAll(List.of(shortLived.substring("short-lived=".length()).split(" +")));
+    if (runtimeMajor(image) >= 23) {
+      expected.add("--sun-misc-unsafe-memory-access=allow");
+    }
+    if (Files.exists(image.resolve("lib/cortex/cortex.aot"))) {
+      expected.add("-XX:AOTCache=" + image.resolve("lib/cortex/cortex.aot"));
+    }
+    expected.addAll(List.of("-jar", image.resolve("lib/cortex/cortex.jar").toString(), "mcp"));
+    assertThat(arguments).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void runtimeImage_withoutItsOptionsFile_saysSoAndExits2() throws Exception {
+    Path image = unpackImage("image-no-options");
+    Files.delete(image.resolve("lib/cortex/jvm-options"));
+    ProcessBuilder builder =
+        new ProcessBuilder(image.resolve("bin/cortex").toString(), "--version");
+    builder.environment().clear();
+    builder.environment().putAll(noJavaEnv("no-options"));
+    Process process = builder.start();
+    process.getOutputStream().close();
+    String stderr = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(process.waitFor()).isEqualTo(2);
+    assertThat(stderr).contains("lib/cortex/jvm-options is missing");
   }
 
   @Test
@@ -234,6 +280,22 @@ class ReleaseArtifactsIT {
           .isEqualTo(version);
       return mcp.process.info().command().orElse("");
     }
+  }
+
+  /** The JVM arguments of the process {@code launcher mcp} runs, read while it serves. */
+  private static List<String> servedArguments(Path launcher, Map<String, String> env)
+      throws IOException {
+    try (RawStdio mcp = RawStdio.spawn(List.of(launcher.toString(), "mcp"), env)) {
+      mcp.initialize("{}");
+      return List.of(mcp.process.info().arguments().orElseThrow());
+    }
+  }
+
+  private static String line(List<String> lines, String prefix) {
+    return lines.stream()
+        .filter(line -> line.startsWith(prefix))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no line " + prefix));
   }
 
   /** An environment with nothing inherited: no PATH entry holds a java, no JAVA_HOME. */

@@ -50,7 +50,7 @@ import picocli.CommandLine.Parameters;
       "Settings: [server] and [devices] in $CORTEX_HOME/config/cortex.toml, WEBHOOK_PORT,"
           + " CORTEX_CLIENT_PORT, CORTEX_CLIENT_BIND. Stops gracefully on SIGTERM or Ctrl-C."
     })
-public final class ServerCommand implements Callable<Integer> {
+public final class AgentServerCommand implements Callable<Integer> {
   private final Io io;
 
   @Option(
@@ -80,7 +80,7 @@ public final class ServerCommand implements Callable<Integer> {
   @Option(names = "--log-file", hidden = true, paramLabel = "FILE")
   Path logFile;
 
-  public ServerCommand(Io io) {
+  public AgentServerCommand(Io io) {
     this.io = io;
   }
 
@@ -200,12 +200,13 @@ public final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       if (!Machines.NAME.matcher(name).matches()) {
-        return usage(
-            io, "'" + name + "' is not a device name: 1-64 letters, digits, '.', '_' or '-'");
+        return CortexCommand.usage(
+            io,
+            "cortex: '" + name + "' is not a device name: 1-64 letters, digits, '.', '_' or '-'");
       }
       if (platform != null
           && !java.util.List.of("linux", "macos", "windows", "other").contains(platform)) {
-        return usage(io, "--platform must be linux, macos, windows or other");
+        return CortexCommand.usage(io, "cortex: --platform must be linux, macos, windows or other");
       }
       Services services = new Services(io);
       CortexHome home = io.home();
@@ -286,7 +287,7 @@ public final class ServerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       if (!Machines.NAME.matcher(name).matches()) {
-        return usage(io, "'" + name + "' is not a device name");
+        return CortexCommand.usage(io, "cortex: '" + name + "' is not a device name");
       }
       Services services = new Services(io);
       boolean revoked = new DeviceCredentials(services.database(), Clock.systemUTC()).revoke(name);
@@ -310,10 +311,5 @@ public final class ServerCommand implements Callable<Integer> {
       io.err().println("cortex: revoked " + name + "'s credential." + dropped);
       return CortexCommand.OK;
     }
-  }
-
-  public static int usage(Io io, String message) {
-    io.err().println("cortex: " + message);
-    return CortexCommand.USAGE;
   }
 }

@@ -9,9 +9,9 @@ import java.util.Map;
  * Where a person's MCP clients keep their files: the operating system, the home directory, the
  * environment (APPDATA, XDG_CONFIG_HOME) and the directory a project scope means.
  */
-record ClientPaths(Os os, Path home, Map<String, String> env, Path workDir) {
+record McpClientPaths(Os os, Path home, Map<String, String> env, Path workDir) {
 
-  /** The operating systems whose client file locations differ. */
+  /** The operating systems on which MCP clients keep their files in different places. */
   enum Os {
     LINUX,
     MACOS,
@@ -30,13 +30,13 @@ record ClientPaths(Os os, Path home, Map<String, String> env, Path workDir) {
    * The surroundings of this process. The home is {@code HOME} (USERPROFILE on Windows) as the
    * clients themselves read it, else the JVM's {@code user.home}.
    */
-  static ClientPaths of(Io io) {
+  static McpClientPaths of(Io io) {
     Os os = Os.of(System.getProperty("os.name", ""));
     String home = io.env(os == Os.WINDOWS ? "USERPROFILE" : "HOME");
     if (home == null || home.isBlank()) {
       home = System.getProperty("user.home");
     }
-    return new ClientPaths(os, Path.of(home), io.env(), Path.of("").toAbsolutePath());
+    return new McpClientPaths(os, Path.of(home), io.env(), Path.of("").toAbsolutePath());
   }
 
   /**

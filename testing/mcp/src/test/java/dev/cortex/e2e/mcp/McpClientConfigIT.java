@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * client's file against golden files (regenerate them with {@code -Dcortex.writeGolden=true}), a
  * merge that keeps other servers and keys, idempotence, removal and the files it refuses.
  */
-class ClientConfigIT {
+class McpClientConfigIT {
   private static final String LAUNCHER = "/opt/cortex/bin/cortex";
 
   @TempDir Path dir;
@@ -283,6 +283,6 @@ class ClientConfigIT {
   }
 
   private static Path golden() {
-    return Checkout.path("testing/mcp/src/test/resources/client-config");
+    return Checkout.path("testing/mcp/src/test/resources/mcp-client-config");
   }
 }

@@ -2,10 +2,10 @@ package dev.cortex.cli.config;
 
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
-import dev.cortex.cli.config.ClientConfigFile.Change;
-import dev.cortex.cli.config.ClientConfigFile.Result;
-import dev.cortex.cli.config.ClientConfigFile.Unmergeable;
 import dev.cortex.cli.config.McpClient.Scope;
+import dev.cortex.cli.config.McpClientFile.Change;
+import dev.cortex.cli.config.McpClientFile.Result;
+import dev.cortex.cli.config.McpClientFile.Unmergeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -23,8 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * configuration file (a backup of the previous file first), removes it again, or prints it, and
  * shows the {@code claude mcp add} and {@code code --add-mcp} commands that do the same.
  */
-final class ClientSetup {
-  private ClientSetup() {}
+final class McpClientSetup {
+  private McpClientSetup() {}
 
   /** What was asked: for which client and scope, to print, to remove, and with which groups. */
   record Request(McpClient client, Scope scope, boolean print, boolean remove, String bundles) {}
@@ -32,7 +32,7 @@ final class ClientSetup {
   /** The suffix of the copy of a file as it was before cortex last changed it. */
   static final String BACKUP_SUFFIX = ".cortex-backup";
 
-  static int run(Io io, ClientPaths paths, Request request, List<String> launcher) {
+  static int run(Io io, McpClientPaths paths, Request request, List<String> launcher) {
     McpClient client = request.client();
     Path file = client.file(request.scope(), paths).orElse(null);
     if (file == null) {
@@ -46,10 +46,10 @@ final class ClientSetup {
       command.add("--bundles");
       command.add(request.bundles());
     }
-    ObjectNode entry = ClientConfigFile.entry(client, command);
+    ObjectNode entry = McpClientFile.entry(client, command);
     if (request.print()) {
       io.out().println("# " + client.title() + ": " + file);
-      io.out().print(ClientConfigFile.alone(client, entry));
+      io.out().print(McpClientFile.alone(client, entry));
       printCommands(io, paths.os(), request.scope(), command);
       return CortexCommand.OK;
     }
@@ -65,15 +65,20 @@ final class ClientSetup {
   }
 
   private static int change(
-      Io io, Request request, Path file, ObjectNode entry, ClientPaths.Os os, List<String> command)
+      Io io,
+      Request request,
+      Path file,
+      ObjectNode entry,
+      McpClientPaths.Os os,
+      List<String> command)
       throws Unmergeable, IOException {
     McpClient client = request.client();
     Path target = Files.exists(file) ? file.toRealPath() : file;
     String text = Files.exists(target) ? Files.readString(target, StandardCharsets.UTF_8) : null;
     Result result =
         request.remove()
-            ? ClientConfigFile.remove(client, text)
-            : ClientConfigFile.add(client, text, entry);
+            ? McpClientFile.remove(client, text)
+            : McpClientFile.add(client, text, entry);
     String backup = "";
     if (result.change().rewrites()) {
       if (text != null) {
@@ -96,16 +101,17 @@ final class ClientSetup {
 
   private static String describe(Change change, Path file) {
     return switch (change) {
-      case ADDED -> "added the " + ClientConfigFile.SERVER + " server to " + file;
-      case UPDATED -> "updated the " + ClientConfigFile.SERVER + " server in " + file;
-      case UNCHANGED -> "the " + ClientConfigFile.SERVER + " server in " + file + " is up to date";
-      case REMOVED -> "removed the " + ClientConfigFile.SERVER + " server from " + file;
-      case ABSENT -> "no " + ClientConfigFile.SERVER + " server in " + file + ": nothing to remove";
+      case ADDED -> "added the " + McpClientFile.SERVER + " server to " + file;
+      case UPDATED -> "updated the " + McpClientFile.SERVER + " server in " + file;
+      case UNCHANGED -> "the " + McpClientFile.SERVER + " server in " + file + " is up to date";
+      case REMOVED -> "removed the " + McpClientFile.SERVER + " server from " + file;
+      case ABSENT -> "no " + McpClientFile.SERVER + " server in " + file + ": nothing to remove";
     };
   }
 
   /** The clients' own commands that add the same server. */
-  private static void printCommands(Io io, ClientPaths.Os os, Scope scope, List<String> command) {
+  private static void printCommands(
+      Io io, McpClientPaths.Os os, Scope scope, List<String> command) {
     List<String> claude =
         new ArrayList<>(
             List.of(
@@ -114,12 +120,11 @@ final class ClientSetup {
                 "add",
                 "--scope",
                 scope.name().toLowerCase(java.util.Locale.ROOT)));
-    claude.add(ClientConfigFile.SERVER);
+    claude.add(McpClientFile.SERVER);
     claude.add("--");
     claude.addAll(command);
     String vscode =
-        ClientConfigFile.compact(
-            ClientConfigFile.named(ClientConfigFile.entry(McpClient.VSCODE, command)));
+        McpClientFile.compact(McpClientFile.named(McpClientFile.entry(McpClient.VSCODE, command)));
     io.out().println();
     io.out().println("The same from the clients' own command lines:");
     io.out().println("  " + join(claude, os));
@@ -129,12 +134,12 @@ final class ClientSetup {
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./\\\\-]+");
 
   /** A command line for the person's shell: POSIX quoting, or cmd.exe's on Windows. */
-  static String join(List<String> words, ClientPaths.Os os) {
+  static String join(List<String> words, McpClientPaths.Os os) {
     List<String> quoted = new ArrayList<>();
     for (String word : words) {
       if (PLAIN.matcher(word).matches()) {
         quoted.add(word);
-      } else if (os == ClientPaths.Os.WINDOWS) {
+      } else if (os == McpClientPaths.Os.WINDOWS) {
         quoted.add("\"" + word.replace("\"", "\\\"") + "\"");
       } else {
         quoted.add("'" + word.replace("'", "'\\''") + "'");

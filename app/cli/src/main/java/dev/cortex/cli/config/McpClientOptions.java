@@ -10,9 +10,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The {@code --client} options of {@code cortex config mcp} (a picocli mixin), checked and turned
- * into a {@link ClientSetup.Request}.
+ * into a {@link McpClientSetup.Request}.
  */
-final class ClientConfigOptions {
+final class McpClientOptions {
   @Option(
       names = "--client",
       paramLabel = "CLIENT",
@@ -41,28 +41,26 @@ final class ClientConfigOptions {
   String bundles;
 
   /**
-   * Runs the client setup when {@code --client} was given and returns its exit code; null when none
-   * of these options was given.
+   * Runs the MCP client setup when {@code --client} was given and returns its exit code; null when
+   * none of these options was given.
    */
   Integer run(Io io) {
     if (clientId == null) {
       if (scopeName != null || print || remove || bundles != null) {
-        io.err()
-            .println("cortex config mcp: --scope, --print, --remove and --bundles need --client.");
-        return CortexCommand.USAGE;
+        return CortexCommand.usage(
+            io, "cortex config mcp: --scope, --print, --remove and --bundles need --client.");
       }
       return null;
     }
     McpClient client = McpClient.byId(clientId).orElse(null);
     if (client == null) {
-      io.err()
-          .println(
-              "cortex config mcp: unknown client '"
-                  + clientId
-                  + "'. Clients: "
-                  + String.join(", ", McpClient.ids())
-                  + ".");
-      return CortexCommand.USAGE;
+      return CortexCommand.usage(
+          io,
+          "cortex config mcp: unknown client '"
+              + clientId
+              + "'. Clients: "
+              + String.join(", ", McpClient.ids())
+              + ".");
     }
     Scope scope;
     if (scopeName == null || scopeName.equals("user")) {
@@ -70,8 +68,8 @@ final class ClientConfigOptions {
     } else if (scopeName.equals("project")) {
       scope = Scope.PROJECT;
     } else {
-      io.err().println("cortex config mcp: --scope is user or project, not '" + scopeName + "'.");
-      return CortexCommand.USAGE;
+      return CortexCommand.usage(
+          io, "cortex config mcp: --scope is user or project, not '" + scopeName + "'.");
     }
     if (print && remove) {
       io.err().println("cortex config mcp: --print shows an entry to add; leave out --remove.");
@@ -87,10 +85,10 @@ final class ClientConfigOptions {
       // Unknown groups stop here, as they would stop the server the entry starts.
       Composition.select(AllGroups.registry(io), bundles, null, null);
     }
-    return ClientSetup.run(
+    return McpClientSetup.run(
         io,
-        ClientPaths.of(io),
-        new ClientSetup.Request(client, scope, print, remove, bundles),
+        McpClientPaths.of(io),
+        new McpClientSetup.Request(client, scope, print, remove, bundles),
         Launcher.command(io));
   }
 }

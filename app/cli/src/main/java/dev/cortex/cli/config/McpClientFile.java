@@ -19,8 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
  * extra keys such as {@code env}) is kept; the file is written back indented by two spaces, as the
  * clients write it.
  */
-final class ClientConfigFile {
-  private ClientConfigFile() {}
+final class McpClientFile {
+  private McpClientFile() {}
 
   /** The server name the entry is kept under. */
   static final String SERVER = "cortex";
