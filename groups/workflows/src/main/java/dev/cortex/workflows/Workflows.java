@@ -336,7 +336,7 @@ public final class Workflows {
     if (!now.status().ended() && trace instanceof tools.jackson.databind.node.ObjectNode node) {
       node.put(
           "note",
-          "RunCancellation was asked for; the process running the run has not ended it yet. Follow"
+          "Cancellation was asked for; the process running the run has not ended it yet. Follow"
               + " it with "
               + surface.follow(runId)
               + ".");
