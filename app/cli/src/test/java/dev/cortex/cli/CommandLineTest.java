@@ -55,6 +55,15 @@ class CommandLineTest {
   }
 
   @Test
+  void toolsListJson_keysInAFixedOrder_groupsBeforeTools() {
+    // Regression: the listing was a Map.of, whose order changes from one JVM to the next.
+    Run run = run("tools", "list", "--json", "--bundles", "core");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).startsWith("{\n  \"groups\" : [ \"core\" ],\n  \"tools\" : [");
+  }
+
+  @Test
   void noCommand_isUsageError() {
     assertThat(run().code()).isEqualTo(2);
   }

@@ -100,8 +100,7 @@ public final class ToolsCommand implements Callable<Integer> {
           tool.put("annotations", spec.hints().asAnnotations());
           tools.add(tool);
         }
-        io.out()
-            .println(Json.writePretty(Map.of("groups", composition.groupNames(), "tools", tools)));
+        io.out().println(Json.writePretty(listing(composition.groupNames(), tools)));
         return CortexCommand.OK;
       }
       io.out().println("groups: " + String.join(", ", composition.groupNames()));
@@ -209,5 +208,13 @@ public final class ToolsCommand implements Callable<Integer> {
       }
       return CortexCommand.OK;
     }
+  }
+
+  /** The listing of {@code tools list --json}: the groups, then the tools, always in that order. */
+  static Map<String, Object> listing(Object groups, Object tools) {
+    Map<String, Object> listing = new java.util.LinkedHashMap<>();
+    listing.put("groups", groups);
+    listing.put("tools", tools);
+    return listing;
   }
 }
