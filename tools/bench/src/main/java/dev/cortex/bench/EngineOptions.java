@@ -16,7 +16,7 @@ record EngineOptions(int repeats, int warmup, List<Integer> lengths) {
 
   static final String USAGE =
       """
-      usage: bench/engine [--repeats R] [--warmup W] [--steps N,N,...]
+      usage: tools/bench/engine [--repeats R] [--warmup W] [--steps N,N,...]
         --repeats R   measured rounds per length and variant; medians are reported (default 7)
         --warmup W    unmeasured rounds before them, in the same JVM (default 2)
         --steps N,..  workflow lengths in steps, comma-separated (default 100,1000)\

@@ -135,7 +135,7 @@ public final class EvidenceBench {
 
   /**
    * Warm-up, a full GC, then the measured repetitions; keeps the last result. The GC also settles
-   * the records a pure review reads in the heap (see bench/README.md), whatever ran before.
+   * the records a pure review reads in the heap (see tools/bench/README.md), whatever ran before.
    */
   private Timed timed(Supplier<Review> review) {
     for (int i = 0; i < options.warmup(); i++) {

@@ -18,7 +18,7 @@ record EvidenceOptions(
 
   static final String USAGE =
       """
-      usage: bench/evidence [--repeats R] [--warmup W] [--evidence N] [--inserts N] [--insert-runs K] [--seed S]
+      usage: tools/bench/evidence [--repeats R] [--warmup W] [--evidence N] [--inserts N] [--insert-runs K] [--seed S]
         --repeats R      measured reviews per path and policy (default 50)
         --warmup W       unmeasured reviews per path and policy before them (default 20)
         --evidence N     evidence records of the review fixture (default 10000)

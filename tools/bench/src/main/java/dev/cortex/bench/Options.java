@@ -20,12 +20,12 @@ record Options(
 
   static final String USAGE =
       """
-      usage: bench/run [--repeats R] [--calls N] [--warmup W] [--json FILE]
+      usage: tools/bench/run [--repeats R] [--calls N] [--warmup W] [--json FILE]
         --repeats R   process starts per server, alternating servers (default 15)
         --calls N     sequential tools/call round trips per server (default 2000)
         --warmup W    also report the calls after the first W as "warm" (default 0)
         --json FILE   also write the results, with every sample, as JSON
-      set by bench/run: --cortex PATH (bin/cortex), --reference PATH (server entry), --node PATH\
+      set by tools/bench/run: --cortex PATH (bin/cortex), --reference PATH (server entry), --node PATH\
       """;
 
   /** Parses the arguments; throws {@link IllegalArgumentException} on bad usage. */
@@ -44,7 +44,7 @@ record Options(
     String node = v.getOrDefault("--node", "node");
     if (cortex == null || reference == null) {
       throw new IllegalArgumentException(
-          "--cortex and --reference are required (bench/run sets them)");
+          "--cortex and --reference are required (tools/bench/run sets them)");
     }
     if (warmup >= calls) {
       throw new IllegalArgumentException("--warmup must be smaller than --calls");

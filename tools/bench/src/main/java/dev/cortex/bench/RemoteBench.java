@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class RemoteBench {
   static final String USAGE =
-      "usage: bench/remote [--calls N] [--warmup W] [--launcher PATH]\n"
+      "usage: tools/bench/remote [--calls N] [--warmup W] [--launcher PATH]\n"
           + "  --calls N     measured calls of each kind (default 300)\n"
           + "  --warmup W    unmeasured calls of each kind first (default 100)\n"
           + "  --launcher P  bin/cortex of this checkout (default: found from the working directory)";

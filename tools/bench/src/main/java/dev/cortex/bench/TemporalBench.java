@@ -42,8 +42,8 @@ import java.util.Set;
 
 /**
  * Per-step overhead of the Temporal engine next to the embedded engine's, in one run: the generated
- * workflows of {@code bench/engine} (no-op {@code transform} steps) run alternately on both engines
- * over one database and one {@code CORTEX_HOME}. Temporal is the test server of {@code
+ * workflows of {@code tools/bench/engine} (no-op {@code transform} steps) run alternately on both
+ * engines over one database and one {@code CORTEX_HOME}. Temporal is the test server of {@code
  * io.temporal:temporal-testing} on loopback and one worker, both in this JVM: every step is a
  * workflow task, an activity (over gRPC) and a recording local activity. Temporal runs twice per
  * round: awaited only (a detached run, or a call without a progress token), and followed step by
@@ -52,7 +52,7 @@ import java.util.Set;
 public final class TemporalBench {
   static final String USAGE =
       """
-      usage: bench/temporal [--repeats R] [--warmup W] [--steps N,N,...]
+      usage: tools/bench/temporal [--repeats R] [--warmup W] [--steps N,N,...]
         --repeats R   measured runs per length, engine and variant; medians are reported (default 5)
         --warmup W    unmeasured runs before them (default 1)
         --steps N,..  workflow lengths in steps, comma-separated (default 10,100)\

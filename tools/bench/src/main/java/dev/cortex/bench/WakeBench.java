@@ -32,7 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class WakeBench {
   static final String USAGE =
-      "usage: bench/wake [--calls N] [--warmup W] [--launcher PATH]\n"
+      "usage: tools/bench/wake [--calls N] [--warmup W] [--launcher PATH]\n"
           + "  --calls N     measured signals (default 200)\n"
           + "  --warmup W    unmeasured signals first (default 20)\n"
           + "  --launcher P  bin/cortex of this checkout (default: found from the working directory)";
