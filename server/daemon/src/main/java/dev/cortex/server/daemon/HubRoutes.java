@@ -30,7 +30,6 @@ import tools.jackson.databind.JsonNode;
 final class HubRoutes {
   private static final Logger log = LoggerFactory.getLogger(HubRoutes.class);
   private static final Duration HELLO_WITHIN = Duration.ofSeconds(10);
-  private static final int MAX_ENROL_FAILURES_PER_MINUTE = 20;
 
   private final DeviceHub hub;
   private final DeviceCredentials credentials;
@@ -39,11 +38,7 @@ final class HubRoutes {
   private final HubHosts hosts;
   private final RefusalLog refusals = new RefusalLog();
   private final Map<DeviceSocketListener, Instant> ungreeted = new ConcurrentHashMap<>();
-
-  /** Wrong codes this minute, by address and device: guessing one device locks out no other. */
-  private final Map<String, Integer> enrolFailures = new ConcurrentHashMap<>();
-
-  private volatile long failureMinute;
+  private final EnrolAttempts attempts;
 
   HubRoutes(
       DeviceHub hub,
@@ -56,6 +51,7 @@ final class HubRoutes {
     this.sharedToken = sharedToken;
     this.serverVersion = version;
     this.hosts = hosts;
+    this.attempts = new EnrolAttempts(hub.clock());
   }
 
   /** Whether a presented bearer secret admits the upgrade. */
@@ -111,8 +107,11 @@ final class HubRoutes {
     return new HubGate("the connection", hosts, credential, refusals, upgrade);
   }
 
-  /** Closes connections that sent no hello in time; called every second. */
+  /**
+   * Closes connections that sent no hello in time, forgets old wrong codes; called every second.
+   */
   void sweep() {
+    attempts.prune();
     Instant limit = hub.now().minus(HELLO_WITHIN);
     ungreeted.forEach(
         (endpoint, opened) -> {
@@ -153,8 +152,8 @@ final class HubRoutes {
             "Send {\"device\": NAME, \"code\": CODE} as JSON.");
         return true;
       }
-      String attempts = Request.getRemoteAddr(request) + " " + device;
-      if (tooManyFailures(attempts)) {
+      String from = Request.getRemoteAddr(request);
+      if (attempts.locked(from, device)) {
         refuse(
             "an enrolment",
             request,
@@ -180,7 +179,7 @@ final class HubRoutes {
       }
       String credential = credentials.exchange(device, code);
       if (credential == null) {
-        failed(attempts);
+        attempts.failed(from, device);
         refuse(
             "an enrolment",
             request,
@@ -192,7 +191,7 @@ final class HubRoutes {
             "The code is wrong, used or expired: run 'cortex server enroll " + device + "' again.");
         return true;
       }
-      log.info("device {} enrolled from {}", device, Request.getRemoteAddr(request));
+      log.info("device {} enrolled from {}", device, from);
       JsonBodies.send(response, callback, 200, Map.of("device", device, "credential", credential));
       return true;
     }
@@ -220,26 +219,6 @@ final class HubRoutes {
       return WireJson.mapper().readTree(body);
     } catch (RuntimeException e) {
       return null;
-    }
-  }
-
-  private boolean tooManyFailures(String attempts) {
-    rollMinute();
-    return enrolFailures.getOrDefault(attempts, 0) >= MAX_ENROL_FAILURES_PER_MINUTE;
-  }
-
-  private void failed(String attempts) {
-    rollMinute();
-    if (enrolFailures.size() < 10_000) {
-      enrolFailures.merge(attempts, 1, Integer::sum);
-    }
-  }
-
-  private void rollMinute() {
-    long minute = hub.now().getEpochSecond() / 60;
-    if (minute != failureMinute) {
-      failureMinute = minute;
-      enrolFailures.clear();
     }
   }
 }
