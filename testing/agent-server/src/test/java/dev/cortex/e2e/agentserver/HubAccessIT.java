@@ -212,7 +212,11 @@ class HubAccessIT {
 
       assertThat(client.stderr().toString()).contains("windows").contains("linux");
       assertThat(server.online("winbox")).isFalse();
-      assertThat(server.stderr.toString()).contains("winbox");
+      Eventually.until(
+          "the refusal in the server's log",
+          AgentServer.LIMIT,
+          () -> !refusals(server, "4009").isEmpty());
+      assertThat(refusals(server, "4009").get(0)).contains("for device winbox");
     }
   }
 
@@ -250,6 +254,10 @@ class HubAccessIT {
 
       assertThat(pending.get(60, TimeUnit.SECONDS).body()).contains("fine");
       assertThat(device.closed()).as("the connection stays").isNotDone();
+      Eventually.until(
+          "the malformed message in the server's log",
+          AgentServer.LIMIT,
+          () -> server.stderr.toString().contains("malformed message"));
       String log = server.stderr.toString();
       assertThat(log).doesNotContain("NullPointerException");
       assertThat(log.split("malformed message", -1).length - 1)
