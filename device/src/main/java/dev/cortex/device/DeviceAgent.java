@@ -18,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.HttpClient;
@@ -32,15 +31,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent of a remote device: connects to the hub, says who it is, sends a heartbeat every 5 s,
- * carries out commands, and reconnects with backoff (1 s doubling to 30 s, with jitter) when the
- * connection ends, until a person must act (a revoked credential, another protocol version) or the
+ * The agent of a remote device: enrols when given a code, connects to the hub, says who it is,
+ * sends a heartbeat every 5 s, carries out commands, and reconnects with backoff (1 s doubling to
+ * 30 s, with jitter) when the connection ends or the hub refuses it for a reason that may pass (the
+ * device is not registered yet), until the hub refuses it for a reason only a person can cure (a
+ * wrong or revoked credential, a name the hub does not answer to, another protocol version) or the
  * client is stopped.
  */
 public final class DeviceAgent implements AutoCloseable {
+  /** What {@link #run()} returns when the client was stopped. */
+  public static final int STOPPED = 0;
+
+  /** What {@link #run()} returns when the client could not run (e.g. the hub was not reached). */
+  public static final int FAILED = 1;
+
+  /**
+   * What {@link #run()} returns when the hub refused this device and asking again cannot help: a
+   * person must act (e.g. enrol it again, or fix the hub's settings or the URL).
+   */
+  public static final int REFUSED = 3;
+
   private static final Logger log = LoggerFactory.getLogger(DeviceAgent.class);
-  private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
   private final ClientOptions options;
   private final CommandRunner runner;
@@ -137,7 +148,8 @@ public final class DeviceAgent implements AutoCloseable {
   /**
    * Serves until {@link #close()} or until the hub refuses the device for good.
    *
-   * @return 0 when stopped, 1 when the hub refused the device for good (the reason is logged)
+   * @return {@link #STOPPED}, {@link #FAILED} or {@link #REFUSED} (the reason is logged and kept in
+   *     {@link #failure()})
    */
   public int run() throws InterruptedException {
     String credential;
@@ -146,7 +158,10 @@ public final class DeviceAgent implements AutoCloseable {
     } catch (Enrolment.Failed e) {
       failure = "enrolment failed: " + e.getMessage();
       log.error(failure);
-      return 1;
+      return e.refusal() != null && e.refusal().isFinal() ? REFUSED : FAILED;
+    }
+    if (credential == null) {
+      return STOPPED;
     }
     WebSocketClient client;
     try {
@@ -154,11 +169,11 @@ public final class DeviceAgent implements AutoCloseable {
     } catch (Exception e) {
       failure = "cannot start the WebSocket client: " + e.getMessage();
       log.error(failure);
-      return 1;
+      return FAILED;
     }
     ticker.scheduleWithFixedDelay(this::tick, 5, 5, TimeUnit.SECONDS);
     ticker.scheduleWithFixedDelay(this::flushSpool, 1, 1, TimeUnit.SECONDS);
-    Duration backoff = FIRST_BACKOFF;
+    Backoff backoff = new Backoff();
     try {
       while (stop.getCount() > 0) {
         HubLink link = new HubLink(hello(), runner, spool, options.clock());
@@ -168,28 +183,25 @@ public final class DeviceAgent implements AutoCloseable {
           break;
         }
         if (ending.code() < 0 || Hub.isFinal(ending.code())) {
-          failure = "the hub refused this device: " + ending.reason();
-          log.error("{}; not retrying", failure);
-          return 1;
+          failure = "the hub refused this device: " + ending.reason() + "; not retrying";
+          log.error(failure);
+          return REFUSED;
         }
-        backoff = ending.welcomed() ? FIRST_BACKOFF : backoff;
-        long jittered =
-            (long) (backoff.toMillis() * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
+        if (ending.welcomed()) {
+          backoff.reset();
+        }
+        long wait = backoff.nextMillis();
         log.info(
             "disconnected ({}); reconnecting in {} ms",
             ending.reason() == null || ending.reason().isBlank()
                 ? HubLink.describe(ending.code())
                 : ending.reason(),
-            jittered);
-        if (stop.await(jittered, TimeUnit.MILLISECONDS)) {
+            wait);
+        if (stop.await(wait, TimeUnit.MILLISECONDS)) {
           break;
         }
-        backoff =
-            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-                ? MAX_BACKOFF
-                : backoff.multipliedBy(2);
       }
-      return 0;
+      return STOPPED;
     } finally {
       ticker.shutdownNow();
       runner.close();
@@ -201,17 +213,15 @@ public final class DeviceAgent implements AutoCloseable {
     }
   }
 
-  /** Why {@link #run()} returned 1, for the command line. */
+  /** Why {@link #run()} did not return {@link #STOPPED}, for the command line. */
   public String failure() {
     return failure;
   }
 
-  private String credential() throws Enrolment.Failed {
+  /** The credential to connect with; null when the client was stopped while enrolling. */
+  private String credential() throws Enrolment.Failed, InterruptedException {
     if (options.enrolmentCode() != null) {
-      String credential = Enrolment.exchange(options);
-      log.info(
-          "enrolled as {}; the credential is kept in {}", options.name(), options.credentialFile());
-      return credential;
+      return enrol();
     }
     String stored = Enrolment.stored(options.credentialFile());
     if (stored != null) {
@@ -224,6 +234,33 @@ public final class DeviceAgent implements AutoCloseable {
         "this device has no credential: run 'cortex server enroll "
             + options.name()
             + "' on the server and pass the code with --enroll, or set CORTEX_CLIENT_TOKEN");
+  }
+
+  /**
+   * Exchanges the enrolment code, asking again with backoff while the hub's refusal may pass (the
+   * device is not in its registry yet, too many wrong codes this minute, the hub is starting).
+   */
+  private String enrol() throws Enrolment.Failed, InterruptedException {
+    Backoff backoff = new Backoff();
+    while (true) {
+      try {
+        String credential = Enrolment.exchange(options);
+        log.info(
+            "enrolled as {}; the credential is kept in {}",
+            options.name(),
+            options.credentialFile());
+        return credential;
+      } catch (Enrolment.Failed e) {
+        if (!e.retryable()) {
+          throw e;
+        }
+        long wait = backoff.nextMillis();
+        log.info("{}; asking again in {} ms", e.getMessage(), wait);
+        if (stop.await(wait, TimeUnit.MILLISECONDS)) {
+          return null;
+        }
+      }
+    }
   }
 
   private WebSocketClient websocketClient() throws Exception {
@@ -248,27 +285,16 @@ public final class DeviceAgent implements AutoCloseable {
 
   private HubLink.Ending connect(WebSocketClient client, HubLink link, String credential)
       throws InterruptedException {
-    ClientUpgradeRequest request = new ClientUpgradeRequest();
+    ClientUpgradeRequest request = new ClientUpgradeRequest(options.endpoint());
     request.setHeader("Authorization", "Bearer " + credential);
     request.setHeader(Hub.DEVICE_HEADER, options.name());
+    HubRefusal.Body refused = new HubRefusal.Body();
     try {
       CompletableFuture<org.eclipse.jetty.websocket.api.Session> session =
-          client.connect(link, options.endpoint(), request);
+          client.connect(link, request, refused);
       session.get(30, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof UpgradeException upgrade && upgrade.getResponseStatusCode() == 401) {
-        return new HubLink.Ending(
-            -1, "the hub did not accept this device's credential (HTTP 401)", false);
-      }
-      String why =
-          cause instanceof UpgradeException upgrade
-              ? "the hub answered HTTP " + upgrade.getResponseStatusCode()
-              : cause == null
-                  ? "unknown error"
-                  : cause.getClass().getSimpleName() + ": " + cause.getMessage();
-      return new HubLink.Ending(
-          1006, "cannot connect to " + options.endpoint() + ": " + why, false);
+      return failedUpgrade(e.getCause(), refused);
     } catch (TimeoutException e) {
       return new HubLink.Ending(1006, "connecting to " + options.endpoint() + " timed out", false);
     } catch (IOException e) {
@@ -291,6 +317,31 @@ public final class DeviceAgent implements AutoCloseable {
         return new HubLink.Ending(1006, String.valueOf(e.getCause()), link.welcomed());
       }
     }
+  }
+
+  /**
+   * How an upgrade that failed ended: refused for good (code -1) when the hub's answer says asking
+   * again cannot help, else a connection to retry (1006) with the reason.
+   */
+  private HubLink.Ending failedUpgrade(Throwable cause, HubRefusal.Body body) {
+    if (cause instanceof UpgradeException upgrade && upgrade.getResponseStatusCode() > 0) {
+      HubRefusal refusal = HubRefusal.of(upgrade.getResponseStatusCode(), body.text());
+      if (refusal.isFinal()) {
+        String cure =
+            refusal.status() == 401
+                ? " (enrol it again: 'cortex server enroll "
+                    + options.name()
+                    + "' on the server, then --enroll CODE here)"
+                : "";
+        return new HubLink.Ending(-1, refusal.describe() + cure, false);
+      }
+      return new HubLink.Ending(1006, "the hub answered " + refusal.describe(), false);
+    }
+    String why =
+        cause == null
+            ? "unknown error"
+            : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    return new HubLink.Ending(1006, "cannot connect to " + options.endpoint() + ": " + why, false);
   }
 
   /** Every 5 s: a heartbeat, and a check that the hub is still heard. */

@@ -2,6 +2,7 @@ package dev.cortex.device;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.protocol.WireJson;
+import dev.cortex.protocol.hub.Hub;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,8 +25,31 @@ final class Enrolment {
   static final class Failed extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** The hub's refusal, or null when the hub was not reached or gave no answer of its own. */
+    private final transient HubRefusal refusal;
+
     Failed(String message) {
+      this(message, null);
+    }
+
+    Failed(String message, HubRefusal refusal) {
       super(message, null, false, false);
+      this.refusal = refusal;
+    }
+
+    HubRefusal refusal() {
+      return refusal;
+    }
+
+    /**
+     * Whether asking again may succeed: the device is not registered yet (a person may be adding
+     * it), too many wrong codes came this minute, or the hub is starting or overloaded.
+     */
+    boolean retryable() {
+      return refusal != null
+          && (refusal.status() == 429
+              || refusal.status() >= 500
+              || (refusal.status() == 403 && Hub.Refusals.NOT_REGISTERED.equals(refusal.code())));
     }
   }
 
@@ -55,18 +79,20 @@ final class Enrolment {
       Thread.currentThread().interrupt();
       throw new Failed("interrupted");
     }
-    JsonNode answer;
+    JsonNode answer = null;
     try {
       answer = WireJson.mapper().readTree(response.body());
     } catch (RuntimeException e) {
-      throw new Failed("the hub answered HTTP " + response.statusCode() + " without JSON");
+      // not JSON: the refusal below says so
     }
-    if (response.statusCode() != 200 || !answer.path("credential").isString()) {
+    if (response.statusCode() != 200 || answer == null || !answer.path("credential").isString()) {
+      HubRefusal refusal = HubRefusal.of(response.statusCode(), response.body());
       throw new Failed(
-          "the hub refused the enrolment (HTTP "
-              + response.statusCode()
-              + "): "
-              + answer.path("error").path("message").asString("no reason given"));
+          "the hub refused the enrolment ("
+              + refusal.describe()
+              + (refusal.message() == null ? ", no reason given" : "")
+              + ")",
+          refusal);
     }
     String credential = answer.path("credential").asString();
     CortexHome.writeAtomically(options.credentialFile(), credential + "\n");

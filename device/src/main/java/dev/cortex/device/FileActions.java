@@ -15,9 +15,10 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The file actions: read (text with line numbers, images and PDFs as bytes), write and edit. Writes
- * go to a sibling first and are renamed over the file, keeping its permissions; a file with CRLF
- * line endings keeps them when the agent sends LF.
+ * The file actions: read (text with line numbers, images and PDFs as bytes), write and edit, on
+ * paths resolved as the shell resolves them ({@link Paths#file}). Writes go to a sibling first and
+ * are renamed over the file, keeping its permissions; a file with CRLF line endings keeps them when
+ * the agent sends LF.
  */
 final class FileActions {
   private final AgentsChain agents;
@@ -27,7 +28,7 @@ final class FileActions {
   }
 
   Actions.ReadResult read(Actions.Read params) throws ActionException {
-    Path path = Paths.absolute(params.filePath(), "file_path");
+    Path path = Paths.file(params.filePath(), "file_path", false);
     if (params.offset() != null && params.offset() < 1) {
       throw ActionException.invalid(
           "offset is a 1-based line number; got " + params.offset() + ".");
@@ -124,7 +125,7 @@ final class FileActions {
   }
 
   Actions.WriteResult write(Actions.Write params) throws ActionException {
-    Path path = Paths.absolute(params.filePath(), "file_path");
+    Path path = Paths.file(params.filePath(), "file_path", true);
     if (params.content() == null) {
       throw ActionException.invalid("content is required (it may be empty).");
     }
@@ -155,7 +156,7 @@ final class FileActions {
   }
 
   Actions.EditResult edit(Actions.Edit params) throws ActionException {
-    Path path = Paths.absolute(params.filePath(), "file_path");
+    Path path = Paths.file(params.filePath(), "file_path", false);
     if (params.oldString() == null || params.oldString().isEmpty()) {
       throw ActionException.invalid(
           "old_string must not be empty; to create or overwrite a file use remote_write.");

@@ -63,6 +63,15 @@ public final class HubLink implements Session.Listener.AutoDemanding {
 
   @Override
   public void onWebSocketText(String text) {
+    try {
+      receive(text);
+    } catch (RuntimeException e) {
+      // Thrown out of here, it would close the connection: the message is dropped instead.
+      log.warn("a message from the hub could not be handled and was dropped", e);
+    }
+  }
+
+  private void receive(String text) {
     lastHeard = clock.instant();
     HubMessage message;
     try {
@@ -137,6 +146,8 @@ public final class HubLink implements Session.Listener.AutoDemanding {
       case Hub.CLOSE_BAD_HELLO -> "the hub refused the hello";
       case Hub.CLOSE_NOT_REGISTERED -> "the device is not in the hub's machines.json";
       case Hub.CLOSE_HUB_FULL -> "the hub holds as many devices as it may";
+      case Hub.CLOSE_PLATFORM_MISMATCH ->
+          "the device reports another platform than its entry in machines.json";
       case 1001 -> "the hub is shutting down";
       default -> "close code " + code;
     };

@@ -14,6 +14,60 @@ final class Paths {
 
   /** The absolute path {@code text} names, normalised. */
   static Path absolute(String text, String parameter) throws ActionException {
+    return given(text, parameter).normalize();
+  }
+
+  /**
+   * The file {@code text} names, as the file system (and so the shell) finds it: its folder by its
+   * real path, symbolic links followed, so that {@code ..} after a link to a folder leads to that
+   * folder's parent, not back to the link's; the file's own name is kept (a link stays a link, to
+   * be read or written through).
+   *
+   * @param creating whether missing folders are to be made (a write): then the folders that exist
+   *     are resolved and the rest taken as written; otherwise a missing folder is {@code
+   *     NOT_FOUND}, as for the shell
+   */
+  static Path file(String text, String parameter, boolean creating) throws ActionException {
+    Path path = given(text, parameter);
+    Path name = path.getFileName();
+    if (name == null) {
+      return path;
+    }
+    Path folder = folder(path.getParent(), creating);
+    if (folder == null) {
+      throw new ActionException(Codes.NOT_FOUND, "No such file or directory: " + text);
+    }
+    Path file = folder.resolve(name.toString());
+    return name.toString().equals(".") || name.toString().equals("..") ? file.normalize() : file;
+  }
+
+  /**
+   * {@code dir} by the real path of its longest part that exists, then the rest as written (there
+   * is no link in it to follow); null when not all of it exists and {@code creating} is false.
+   */
+  private static Path folder(Path dir, boolean creating) {
+    Path root = dir.getRoot();
+    int names = dir.getNameCount();
+    for (int i = names; i >= 0; i--) {
+      Path existing = i == 0 ? root : root.resolve(dir.subpath(0, i));
+      Path real;
+      try {
+        real = existing.toRealPath();
+      } catch (AccessDeniedException e) {
+        // Not ours to look into: the action itself then says so.
+        return dir.normalize();
+      } catch (IOException e) {
+        continue;
+      }
+      if (i == names) {
+        return real;
+      }
+      return creating ? real.resolve(dir.subpath(i, names)).normalize() : null;
+    }
+    return creating ? dir.normalize() : null;
+  }
+
+  private static Path given(String text, String parameter) throws ActionException {
     if (text == null || text.isBlank()) {
       throw ActionException.invalid(parameter + " is required.");
     }
@@ -27,7 +81,7 @@ final class Paths {
       throw ActionException.invalid(
           parameter + " must be an absolute path on the device, got '" + text + "'.");
     }
-    return path.normalize();
+    return path;
   }
 
   /** The agent-facing error of a failed file operation on {@code path}. */

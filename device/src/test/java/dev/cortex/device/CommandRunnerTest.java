@@ -126,7 +126,10 @@ class CommandRunnerTest {
 
     HubMessage.Result result = resultOf("c1");
     assertThat(result.error().code()).isEqualTo(Codes.INVALID_ARGUMENT);
-    assertThat(result.error().message()).startsWith("The parameters of read are malformed");
+    assertThat(result.error().message())
+        .startsWith("The parameters of read are malformed")
+        .contains("'offset'")
+        .doesNotContain("java.");
   }
 
   @Test

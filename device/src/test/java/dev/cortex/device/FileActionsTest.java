@@ -195,6 +195,53 @@ class FileActionsTest {
     assertThat(Files.readString(target)).isEqualTo("after");
   }
 
+  /**
+   * A tree where {@code A/dir-link} points to {@code E/dir}: {@code A/dir-link/..} is {@code E}.
+   */
+  Path linkedTree() throws Exception {
+    Path a = Files.createDirectories(dir.resolve("A"));
+    Path e = Files.createDirectories(dir.resolve("E/dir"));
+    Files.createSymbolicLink(a.resolve("dir-link"), e);
+    Files.writeString(a.resolve("secret.txt"), "in A\n");
+    Files.writeString(dir.resolve("E/secret.txt"), "in E\n");
+    return a.resolve("dir-link");
+  }
+
+  @Test
+  void read_dotDotAfterALinkToAFolder_readsThatFoldersParent_asTheShellDoes() throws Exception {
+    Path link = linkedTree();
+
+    Actions.ReadResult read =
+        files().read(new Actions.Read(link + "/../secret.txt", null, null, false));
+
+    assertThat(read.text()).isEqualTo("     1\tin E\n");
+  }
+
+  @Test
+  void writeAndEdit_dotDotAfterALink_changeTheFileTheShellWould() throws Exception {
+    Path link = linkedTree();
+
+    files().write(new Actions.Write(link + "/../new/deep.txt", "made\n", false));
+    files().edit(new Actions.Edit(link + "/../secret.txt", "in E", "edited", false, false));
+
+    assertThat(dir.resolve("E/new/deep.txt")).hasContent("made");
+    assertThat(dir.resolve("A/new")).doesNotExist();
+    assertThat(dir.resolve("E/secret.txt")).hasContent("edited");
+    assertThat(dir.resolve("A/secret.txt")).hasContent("in A");
+  }
+
+  @Test
+  void readAndEdit_throughAMissingFolder_areNotFound_evenWhenDotDotLeavesIt() throws Exception {
+    Files.writeString(dir.resolve("there.txt"), "x\n");
+    String path = dir + "/missing/../there.txt";
+
+    assertThat(code(() -> files().read(new Actions.Read(path, null, null, false))))
+        .isEqualTo(Codes.NOT_FOUND);
+    assertThat(code(() -> files().edit(new Actions.Edit(path, "x", "y", false, false))))
+        .isEqualTo(Codes.NOT_FOUND);
+    assertThat(dir.resolve("there.txt")).hasContent("x");
+  }
+
   @Test
   void write_ontoAFolderOrWithoutContent_isRefused() {
     assertThat(code(() -> files().write(new Actions.Write(dir.toString(), "x", false))))

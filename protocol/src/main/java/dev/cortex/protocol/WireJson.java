@@ -40,10 +40,21 @@ public final class WireJson {
     return mapper().writeValueAsString(tagged);
   }
 
+  /** A message of a type this build does not know: a later version's, which a v1 peer ignores. */
+  public static final class UnknownType extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    UnknownType(String type) {
+      super("unknown message type '" + type + "'");
+    }
+  }
+
   /**
    * Reads a hub message.
    *
-   * @throws IllegalArgumentException when the text is no message of this protocol
+   * @throws UnknownType when the message has a type this build does not know
+   * @throws IllegalArgumentException when the text is no message of this protocol, or a malformed
+   *     one
    */
   public static HubMessage read(String text) {
     JsonNode node;
@@ -66,9 +77,7 @@ public final class WireJson {
           case "cancel" -> HubMessage.Cancel.class;
           case "signal" -> HubMessage.SignalFile.class;
           case "signal_ack" -> HubMessage.SignalAck.class;
-          default ->
-              throw new IllegalArgumentException(
-                  "unknown message type '" + node.path("type").asString("") + "'");
+          default -> throw new UnknownType(node.path("type").asString(""));
         };
     ObjectNode fields = ((ObjectNode) node).deepCopy();
     fields.remove("type");
@@ -80,14 +89,37 @@ public final class WireJson {
     }
   }
 
-  /** Binds {@code params} to the record of {@code type}. */
+  /**
+   * Binds {@code params} to the record of {@code type}.
+   *
+   * @throws IllegalArgumentException naming the field that does not fit (its JSON path), in words a
+   *     peer may be shown: never the mapper's own text, which speaks of Java types
+   */
   public static <T> T bind(JsonNode params, Class<T> type) {
     try {
       return mapper().treeToValue(params == null ? mapper().createObjectNode() : params, type);
     } catch (JacksonException e) {
+      String field = field(e);
       throw new IllegalArgumentException(
-          "malformed " + type.getSimpleName() + ": " + e.getOriginalMessage());
+          "malformed "
+              + type.getSimpleName()
+              + (field.isEmpty()
+                  ? ": not an object of its fields"
+                  : ": '" + field + "' is not of the expected type"));
     }
+  }
+
+  /** The JSON path of the field a binding failed at, e.g. {@code agents_md[0].path}; or "". */
+  private static String field(JacksonException e) {
+    StringBuilder path = new StringBuilder();
+    for (JacksonException.Reference reference : e.getPath()) {
+      if (reference.getPropertyName() != null) {
+        path.append(path.length() == 0 ? "" : ".").append(reference.getPropertyName());
+      } else if (reference.getIndex() >= 0) {
+        path.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    return path.toString();
   }
 
   /** Any record as a JSON tree. */

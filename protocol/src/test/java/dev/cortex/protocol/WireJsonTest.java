@@ -47,9 +47,39 @@ class WireJsonTest {
     assertThat(WireJson.read("{\"type\":\"heartbeat\",\"sent_at_millis\":7,\"later\":true}"))
         .isEqualTo(new HubMessage.Heartbeat(7));
     assertThatThrownBy(() -> WireJson.read("{\"type\":\"launch\"}"))
+        .isInstanceOf(WireJson.UnknownType.class)
         .hasMessageContaining("unknown message type 'launch'");
     assertThatThrownBy(() -> WireJson.read("[1]")).hasMessageContaining("not a JSON object");
     assertThatThrownBy(() -> WireJson.read("{")).hasMessageContaining("not JSON");
+  }
+
+  @Test
+  void read_repliesWithoutTheirId_areMalformed() {
+    for (String text :
+        List.of(
+            "{\"type\":\"result\",\"result\":{\"exit_code\":0}}",
+            "{\"type\":\"output\",\"stream\":\"stdout\",\"data\":\"x\"}",
+            "{\"type\":\"result\",\"id\":null}",
+            "{\"type\":\"cancel\"}",
+            "{\"type\":\"signal_ack\",\"outcome\":null}")) {
+      assertThatThrownBy(() -> WireJson.read(text))
+          .as(text)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("malformed ");
+    }
+  }
+
+  @Test
+  void bind_aFieldOfTheWrongType_isNamed_withoutTheMappersText() {
+    assertThatThrownBy(
+            () ->
+                WireJson.bind(
+                    WireJson.mapper().readTree("{\"pattern\":\"x\",\"head_limit\":\"ten\"}"),
+                    Actions.Grep.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("malformed Grep: 'head_limit' is not of the expected type");
+    assertThatThrownBy(() -> WireJson.bind(WireJson.mapper().readTree("[1]"), Actions.Grep.class))
+        .hasMessage("malformed Grep: not an object of its fields");
   }
 
   @Test

@@ -37,9 +37,12 @@ final class RemoteBash {
       Boolean wakeWhenDone,
       String wakeIntent) {}
 
+  /**
+   * @param exitCode the command's exit code; null for a background job, which is still running
+   */
   record Result(
       String device,
-      int exitCode,
+      Integer exitCode,
       Spill.SpillableText output,
       long outputBytes,
       boolean cutOnDevice,
@@ -110,7 +113,11 @@ final class RemoteBash {
                 .required("device", Schema.string("The device the command ran on."))
                 .required(
                     "exit_code",
-                    Schema.integer("The command's exit code; 124 when its timeout stopped it."))
+                    Schema.nullable(
+                        Schema.integer(
+                            "The command's exit code; 124 when its timeout stopped it. Null for a"
+                                + " background job, which is still running: remote_job gives its"
+                                + " exit code once it ends.")))
                 .required(
                     "output",
                     Spill.SpillableText.schema("Standard output and error as they interleaved."))
@@ -189,7 +196,8 @@ final class RemoteBash {
     }
     return new Result(
         args.device(),
-        result.exitCode(),
+        // A job just started has no exit code yet; the device's 0 only says it started.
+        result.job() != null ? null : result.exitCode(),
         call.fitText(result.output() == null ? "" : result.output()),
         result.outputBytes(),
         result.truncated(),

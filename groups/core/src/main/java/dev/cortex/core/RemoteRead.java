@@ -67,7 +67,11 @@ final class RemoteRead {
                 .required(
                     "file_path",
                     Schema.string(
-                        "Absolute path of the file on the device, e.g. /srv/app/main.py.", 1, 4096))
+                        "Absolute path of the file on the device, e.g. /srv/app/main.py. '..'"
+                            + " is resolved as the shell resolves it: after a symbolic link to a"
+                            + " folder, it leads to the parent of the link's target.",
+                        1,
+                        4096))
                 .optional(
                     "offset",
                     Schema.integer(

@@ -41,7 +41,11 @@ final class RemoteWrite {
       List<AgentsNote> agentsMd) {}
 
   private static java.util.Map<String, Object> filePath() {
-    return Schema.string("Absolute path of the file on the device.", 1, 4096);
+    return Schema.string(
+        "Absolute path of the file on the device. '..' is resolved as the shell resolves it:"
+            + " after a symbolic link to a folder, it leads to the parent of the link's target.",
+        1,
+        4096);
   }
 
   ToolSpec write() {

@@ -65,8 +65,45 @@ public final class Hub {
   /** Close code: the hub holds as many devices as it may. */
   public static final int CLOSE_HUB_FULL = 4008;
 
+  /**
+   * Close code: the hello reports another platform than the device's entry in the registry
+   * declares.
+   */
+  public static final int CLOSE_PLATFORM_MISMATCH = 4009;
+
   /** Whether a close code means the device should stop retrying until a person acts. */
   public static boolean isFinal(int closeCode) {
     return closeCode == CLOSE_REVOKED || closeCode == CLOSE_PROTOCOL_VERSION;
+  }
+
+  /**
+   * The stable codes of the hub's HTTP refusals, in the {@code {"error": {"code", "message"}}} body
+   * of a refused upgrade or enrolment.
+   */
+  public static final class Refusals {
+    private Refusals() {}
+
+    /** 403: the request came from a web page (it carried an {@code Origin} header). */
+    public static final String ORIGIN_NOT_ALLOWED = "ORIGIN_NOT_ALLOWED";
+
+    /** 403: the request's {@code Host} is not a name the hub answers to. */
+    public static final String HOST_NOT_ALLOWED = "HOST_NOT_ALLOWED";
+
+    /** 403: the device is not (or not yet) in the registry, machines.json. */
+    public static final String NOT_REGISTERED = "NOT_REGISTERED";
+
+    /** 401: no credential, a wrong or revoked one, or a wrong, used or expired code. */
+    public static final String UNAUTHORIZED = "UNAUTHORIZED";
+
+    /** 429: too many wrong codes for the device from this address; wait a minute. */
+    public static final String TOO_MANY_ATTEMPTS = "TOO_MANY_ATTEMPTS";
+
+    /**
+     * Whether a refusal cannot be cured by asking again: every 401, and every 403 but {@link
+     * #NOT_REGISTERED} (the registry may name the device by the next try). A device stops on it.
+     */
+    public static boolean isFinal(int status, String code) {
+      return status == 401 || (status == 403 && !NOT_REGISTERED.equals(code));
+    }
   }
 }

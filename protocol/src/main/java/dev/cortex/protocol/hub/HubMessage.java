@@ -9,7 +9,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * A message of the device hub's protocol v1. Each travels as one JSON object with a {@code type}
  * (the record's {@link #type()}) and the record's components in snake_case; unknown fields are
- * ignored, so that later minor additions do not break a v1 peer.
+ * ignored, so that later minor additions do not break a v1 peer. A reply without the id of the
+ * command (or the file) it belongs to is malformed: {@link dev.cortex.protocol.WireJson#read}
+ * refuses it.
  */
 public sealed interface HubMessage {
   /** The {@code type} this message travels under. */
@@ -95,6 +97,10 @@ public sealed interface HubMessage {
 
   /** A chunk of a running command's output, as it arrives. */
   record Output(String id, String stream, String data) implements HubMessage {
+    public Output {
+      Objects.requireNonNull(id, "id");
+    }
+
     @Override
     public String type() {
       return "output";
@@ -104,6 +110,7 @@ public sealed interface HubMessage {
   /** The end of a command: its result, or an error. */
   record Result(String id, JsonNode result, ErrorBody error) implements HubMessage {
     public Result {
+      Objects.requireNonNull(id, "id");
       result = result == null || result.isNull() ? null : result;
     }
 
@@ -119,6 +126,10 @@ public sealed interface HubMessage {
 
   /** The hub no longer wants the command's result: stop it. */
   record Cancel(String id, String reason) implements HubMessage {
+    public Cancel {
+      Objects.requireNonNull(id, "id");
+    }
+
     @Override
     public String type() {
       return "cancel";
@@ -146,6 +157,10 @@ public sealed interface HubMessage {
    * file, or refused ({@code error}), so it moves the file aside with the reason.
    */
   record SignalAck(String file, Signals.Outcome outcome, ErrorBody error) implements HubMessage {
+    public SignalAck {
+      Objects.requireNonNull(file, "file");
+    }
+
     @Override
     public String type() {
       return "signal_ack";

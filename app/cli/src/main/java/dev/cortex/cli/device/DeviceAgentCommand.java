@@ -30,6 +30,15 @@ import picocli.CommandLine.Option;
       "The first time, pass the code of 'cortex server enroll NAME' with --enroll; the device's"
           + " credential is then kept in $CORTEX_HOME/config/. CORTEX_CLIENT_TOKEN (the hub's"
           + " shared token) is accepted instead."
+    },
+    exitCodeListHeading = "Exit codes:%n",
+    exitCodeList = {
+      "0:stopped (Ctrl-C, SIGTERM)",
+      "1:could not run (e.g. the hub could not be reached to enrol)",
+      "2:bad usage",
+      "3:the hub refused this device and asking again cannot help (a wrong or revoked"
+          + " credential or code, a name or page the hub does not answer to, another protocol"
+          + " version); the reason is printed"
     })
 public final class DeviceAgentCommand implements Callable<Integer> {
   /** Output kept of one foreground command: its first and last 2 MiB. */

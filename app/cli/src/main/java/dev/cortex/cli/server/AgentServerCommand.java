@@ -155,6 +155,7 @@ public final class AgentServerCommand implements Callable<Integer> {
         settings.webhookBind(),
         hubPort != null ? port(hubPort, "--hub-port") : settings.hubPort(),
         hubBind != null ? hubBind : settings.hubBind(),
+        settings.hubHostnames(),
         settings.hubKeystore(),
         settings.hubKeystorePasswordEnv(),
         settings.shutdownGrace());
@@ -246,6 +247,7 @@ public final class AgentServerCommand implements Callable<Integer> {
           new DeviceCredentials(services.database(), Clock.systemUTC())
               .enrol(name, devices.enrolmentValidFor());
       ServerSettings server = services.settings().get(ServerSettings.TABLE);
+      String hub = Daemon.runningHubUrl(home).orElse(server.hubUrl(server.hubPort()));
       io.out().println(enrolment.code());
       io.err()
           .println(
@@ -256,9 +258,7 @@ public final class AgentServerCommand implements Callable<Integer> {
                       .withZone(ZoneId.systemDefault())
                       .format(enrolment.expiresAt())
                   + ". On the device run:\n  cortex client --server "
-                  + (server.hubKeystore() == null ? "ws" : "wss")
-                  + "://<this-host>:"
-                  + server.hubPort()
+                  + hub
                   + " --name "
                   + name
                   + " --enroll "

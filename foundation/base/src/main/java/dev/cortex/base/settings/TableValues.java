@@ -88,6 +88,33 @@ public final class TableValues {
     return text;
   }
 
+  /**
+   * A list of non-empty strings, stripped: a TOML array of strings, or from a variable the text
+   * split at commas. Null when the key is not set; an empty list is a problem.
+   */
+  public java.util.List<String> strings(String key) {
+    Value value = values.get(key);
+    if (value == null) {
+      return null;
+    }
+    java.util.List<String> items = new java.util.ArrayList<>();
+    if (value.text() != null) {
+      for (String item : value.text().split(",", -1)) {
+        items.add(item.strip());
+      }
+    } else if (value.node().isArray()) {
+      for (JsonNode item : value.node()) {
+        items.add(item.isString() ? item.asString().strip() : "");
+      }
+    } else {
+      throw problem(key, "expected a list of strings, e.g. [\"a\", \"b\"]");
+    }
+    if (items.isEmpty() || items.contains("")) {
+      throw problem(key, "expected a list of non-empty strings, e.g. [\"a\", \"b\"]");
+    }
+    return java.util.List.copyOf(items);
+  }
+
   /** A whole number from {@code min} to {@code max}. */
   public long integer(String key, long fallback, long min, long max) {
     Value value = values.get(key);

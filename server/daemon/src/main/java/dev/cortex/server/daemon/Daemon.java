@@ -48,6 +48,7 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The agent server: the loopback webhook MCP tools call, the device hub remote devices connect to,
@@ -150,10 +151,16 @@ public final class Daemon implements AutoCloseable {
           "CORTEX_CLIENT_TOKEN must be at least " + WebhookToken.MIN_LENGTH + " characters.");
     }
     MachineRegistry registry = new MachineRegistry(options.home().root().resolve(Machines.FILE));
-    DeviceHub hub = new DeviceHub(registry::current, options.clock(), options.devices());
+    DeviceHub hub = new DeviceHub(registry, options.clock(), options.devices());
+    registry.onReload(hub::reconcile);
     DeviceCredentials credentials = new DeviceCredentials(options.database(), options.clock());
     HubRoutes hubRoutes =
-        new HubRoutes(hub, credentials, shared == null ? null : shared.strip(), options.version());
+        new HubRoutes(
+            hub,
+            credentials,
+            shared == null ? null : shared.strip(),
+            options.version(),
+            HubHosts.of(server.hubBind(), server.hubHostnames()));
     WebhookRoutes webhook =
         new WebhookRoutes(
             hub, options.version(), options.clock().instant(), options.settingsProblem());
@@ -206,8 +213,6 @@ public final class Daemon implements AutoCloseable {
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
-    AtomicReference<RequestGuard> hubGuard = new AtomicReference<>();
-    AtomicReference<RequestGuard> enrolGuard = new AtomicReference<>();
     HttpHost.Builder builder =
         HttpHost.builder("cortex-server")
             .connector(
@@ -232,7 +237,7 @@ public final class Daemon implements AutoCloseable {
                 WEBHOOK,
                 Webhook.DEVICE_REVOKED,
                 new GuardedHandler(webhookGuard::get, webhook.deviceRevoked()))
-            .route(HUB, Hub.ENROL_PATH, new GuardedHandler(enrolGuard::get, hubRoutes.enrol()))
+            .route(HUB, Hub.ENROL_PATH, hubRoutes.enrol())
             .route(HUB, Hub.PATH, hubRoutes::websocket);
     builder.route(
         WEBHOOK, Signals.ROUTE, new GuardedHandler(signalGuard::get, waitRoutes.signal()));
@@ -269,14 +274,6 @@ public final class Daemon implements AutoCloseable {
             .hosts(webhookHosts)
             .origins(RequestGuard.originsFor(webhookHosts))
             .build());
-    java.util.Set<String> hubHosts = RequestGuard.hostsFor(server.hubBind(), hubPort);
-    hubGuard.set(
-        RequestGuard.builder()
-            .hosts(hubHosts)
-            .token(RequestGuard.TokenHeader.authorizationBearer(), hubRoutes::accepts)
-            .build());
-    enrolGuard.set(RequestGuard.builder().hosts(hubHosts).build());
-    hubRoutes.guard(hubGuard::get);
 
     ScheduledExecutorService sweeper =
         Executors.newSingleThreadScheduledExecutor(
@@ -293,13 +290,7 @@ public final class Daemon implements AutoCloseable {
                 new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
                 new Housekeeping.Step("waitpoints", waitpoints::sweep),
                 new Housekeeping.Step("the spool", spool::drain),
-                new Housekeeping.Step(
-                    Machines.FILE,
-                    () -> {
-                      if (registry.reloadIfChanged()) {
-                        hub.reconcile();
-                      }
-                    })));
+                new Housekeeping.Step(Machines.FILE, registry::reloadIfChanged)));
     sweeper.scheduleWithFixedDelay(housekeeping, 1, 1, TimeUnit.SECONDS);
 
     Path serverFile = options.home().dataDir().resolve(Webhook.SERVER_FILE);
@@ -319,14 +310,15 @@ public final class Daemon implements AutoCloseable {
           server.hubBind());
     }
     log.info(
-        "agent server {} up: webhook http://{}:{} , hub {}://{}:{}{}",
+        "agent server {} up: webhook http://{}:{} , hub {}://{}:{}{} (devices connect to {})",
         options.version(),
         server.webhookBind(),
         webhookPort,
         server.hubKeystore() == null ? "ws" : "wss",
         server.hubBind(),
         hubPort,
-        Hub.PATH);
+        Hub.PATH,
+        server.hubUrl(hubPort));
     return daemon;
   }
 
@@ -354,10 +346,29 @@ public final class Daemon implements AutoCloseable {
     self.put("version", options.version());
     self.put("webhook_port", webhookPort);
     self.put("hub_port", hubPort);
+    self.put("hub_url", options.server().hubUrl(hubPort));
     self.put("webhook_protocol", Webhook.PROTOCOL);
     self.put("hub_protocol", Hub.VERSION);
     self.put("started_at", Instant.now(options.clock()).toString());
     CortexHome.writeAtomically(serverFile, Json.writePretty(self) + "\n");
+  }
+
+  /**
+   * The URL devices connect to, as the server running on {@code home} recorded it in {@code
+   * data/server.json}; empty when no server runs there (or it wrote no URL).
+   */
+  public static Optional<String> runningHubUrl(CortexHome home) {
+    Path file = home.dataDir().resolve(Webhook.SERVER_FILE);
+    try {
+      JsonNode self = Json.mapper().readTree(Files.readString(file));
+      boolean alive =
+          ProcessHandle.of(self.path("pid").asLong(-1)).map(ProcessHandle::isAlive).orElse(false);
+      return alive && self.path("hub_url").isString()
+          ? Optional.of(self.path("hub_url").asString())
+          : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   public int webhookPort() {

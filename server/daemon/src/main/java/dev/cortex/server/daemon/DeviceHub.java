@@ -14,21 +14,20 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The devices connected to the hub and the commands they run. A device is admitted once its hello
- * names a registered device that is not already connected; it is evicted after {@link
- * Hub#SILENCE_LIMIT} without a message. Commands go to a device by name and end with its result, or
- * fail at once when the device goes away.
+ * names a registered device that is not already connected, on the platform its entry declares (if
+ * it declares one); it is evicted after {@link Hub#SILENCE_LIMIT} without a message. Commands go to
+ * a device by name and end with its result, or fail at once when the device goes away.
  */
 final class DeviceHub {
   private static final Logger log = LoggerFactory.getLogger(DeviceHub.class);
 
-  private final Supplier<Machines> registry;
+  private final Registry registry;
   private final Clock clock;
   private final DeviceSettings settings;
   private final Map<String, DeviceLink> connected = new ConcurrentHashMap<>();
@@ -42,13 +41,25 @@ final class DeviceHub {
               new ErrorBody(Codes.UNAVAILABLE, "The agent server takes no signals yet."));
   private volatile boolean stopping;
 
+  /** The registry of devices, as the hub reads it. */
+  @FunctionalInterface
+  interface Registry {
+    /** The registry in force. */
+    Machines current();
+
+    /** The enabled device {@code name}, or null; a registry kept on file may look again first. */
+    default Machines.Machine find(String name) {
+      return current().get(name);
+    }
+  }
+
   /** Takes the signals devices send from their spools. */
   @FunctionalInterface
   interface SignalSink {
     HubMessage.SignalAck take(String device, HubMessage.SignalFile file);
   }
 
-  DeviceHub(Supplier<Machines> registry, Clock clock, DeviceSettings settings) {
+  DeviceHub(Registry registry, Clock clock, DeviceSettings settings) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -64,7 +75,12 @@ final class DeviceHub {
   }
 
   Machines machines() {
-    return registry.get();
+    return registry.current();
+  }
+
+  /** The enabled device {@code name} of the registry, or null (after a look at a changed file). */
+  Machines.Machine registered(String name) {
+    return registry.find(name);
   }
 
   /** Why a hello is not admitted: the close code and reason, or null when it is. */
@@ -76,8 +92,24 @@ final class DeviceHub {
       return new Refusal(1001, "the agent server is shutting down");
     }
     String name = link.name();
-    if (registry.get().get(name) == null) {
+    Machines.Machine machine = registry.find(name);
+    if (machine == null) {
       return new Refusal(Hub.CLOSE_NOT_REGISTERED, "device '" + name + "' is not in machines.json");
+    }
+    String reported = link.hello().platform();
+    if (machine.platform() != null && !machine.platform().equals(reported)) {
+      // The remote tools tell agents the registered platform: a device on another one would
+      // mislead them (cmd.exe, no background jobs).
+      return new Refusal(
+          Hub.CLOSE_PLATFORM_MISMATCH,
+          "machines.json says '"
+              + name
+              + "' is "
+              + machine.platform()
+              + ", but it reports "
+              + (reported != null && reported.matches("[A-Za-z0-9._-]{1,32}")
+                  ? reported
+                  : "another platform"));
     }
     DeviceLink existing = connected.get(name);
     if (existing != null && existing.isOpen()) {
@@ -184,9 +216,9 @@ final class DeviceHub {
   String offline(String device) {
     List<String> online = online().stream().map(DeviceLink::name).toList();
     String onlineText = online.isEmpty() ? "none" : String.join(", ", online);
-    if (registry.get().get(device) == null) {
+    if (registry.current().get(device) == null) {
       List<String> registered =
-          registry.get().enabled().stream().map(Machines.Machine::name).toList();
+          registry.current().enabled().stream().map(Machines.Machine::name).toList();
       return "No device named '"
           + device
           + "' is registered in machines.json (registered: "
@@ -256,7 +288,7 @@ final class DeviceHub {
 
   /** Drops connected devices that the registry no longer names (after a reload). */
   void reconcile() {
-    Machines machines = registry.get();
+    Machines machines = registry.current();
     hellos.keySet().removeIf(name -> machines.get(name) == null);
     for (String name : List.copyOf(connected.keySet())) {
       if (machines.get(name) == null) {

@@ -1,5 +1,6 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
@@ -23,17 +24,26 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
   private final DeviceHub hub;
   private final String authenticated;
   private final String serverVersion;
+  private final RefusalLog refusals;
+  private final String peer;
+  private volatile String named;
   private Session session;
   private volatile DeviceLink link;
+  private volatile boolean warnedMalformed;
 
   /**
    * @param authenticated the device the upgrade named (its credential is that device's, or the
    *     shared token), or null when it named none
+   * @param refusals where a refused hello is logged
+   * @param peer the device's address, for the log
    */
-  DeviceSocketListener(DeviceHub hub, String authenticated, String serverVersion) {
+  DeviceSocketListener(
+      DeviceHub hub, String authenticated, String serverVersion, RefusalLog refusals, String peer) {
     this.hub = hub;
     this.authenticated = authenticated;
     this.serverVersion = serverVersion;
+    this.refusals = refusals;
+    this.peer = peer;
   }
 
   @Override
@@ -43,17 +53,30 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
 
   @Override
   public void onWebSocketText(String text) {
+    try {
+      receive(text);
+    } catch (RuntimeException e) {
+      // Thrown out of here, it would close the connection with the exception's text (1011): the
+      // message is dropped instead, and the connection and its commands stay.
+      log.warn("a message from {} could not be handled and was dropped", describe(), e);
+    }
+  }
+
+  private void receive(String text) {
+    DeviceLink live = link;
     HubMessage message;
     try {
-      message = dev.cortex.protocol.WireJson.read(text);
+      message = WireJson.read(text);
     } catch (IllegalArgumentException e) {
-      log.debug("unreadable message from {}: {}", describe(), e.getMessage());
-      if (link == null) {
+      if (live == null) {
+        log.debug("unreadable first message from {}: {}", describe(), e.getMessage());
         close(Hub.CLOSE_BAD_HELLO, "the first message must be a hello");
+      } else {
+        live.heard(hub.now());
+        dropped(live, e);
       }
       return;
     }
-    DeviceLink live = link;
     if (live == null) {
       hello(message);
       return;
@@ -72,17 +95,35 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
     }
   }
 
+  /**
+   * Drops a message the hub cannot read: a later version's type quietly, a malformed one with a
+   * warning the first time on this connection.
+   */
+  private void dropped(DeviceLink live, IllegalArgumentException why) {
+    if (why instanceof WireJson.UnknownType || warnedMalformed) {
+      log.debug("{} sent a message that was dropped: {}", live.name(), why.getMessage());
+      return;
+    }
+    warnedMalformed = true;
+    log.warn(
+        "{} sent a malformed message, dropped ({}); later ones on this connection are logged at"
+            + " debug level",
+        live.name(),
+        why.getMessage());
+  }
+
   private void hello(HubMessage message) {
     if (!(message instanceof HubMessage.Hello hello)) {
       close(Hub.CLOSE_BAD_HELLO, "the first message must be a hello");
       return;
     }
+    named = hello.device();
     if (hello.device() == null || hello.device().isBlank()) {
       close(Hub.CLOSE_MISSING_NAME, "the hello names no device");
       return;
     }
     if (!Machines.NAME.matcher(hello.device()).matches()) {
-      close(Hub.CLOSE_BAD_HELLO, "'" + hello.device() + "' is not a device name");
+      close(Hub.CLOSE_BAD_HELLO, "the hello's device is not a device name");
       return;
     }
     if (authenticated != null && !authenticated.equals(hello.device())) {
@@ -107,8 +148,14 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
         new HubMessage.Welcome(Hub.VERSION, serverVersion, (int) Hub.HEARTBEAT.toSeconds()));
   }
 
+  /** Refuses the connection before its device is admitted: logged, then closed with the code. */
   private void close(int code, String reason) {
-    log.info("closing {}: {} ({})", describe(), reason, code);
+    refusals.refused(
+        "the hello",
+        peer,
+        authenticated != null ? authenticated : named,
+        Integer.toString(code),
+        reason);
     session.close(code, reason, Callback.NOOP);
   }
 

@@ -1,6 +1,5 @@
 package dev.cortex.server.daemon;
 
-import dev.cortex.http.GuardedHandler;
 import dev.cortex.http.JsonBodies;
 import dev.cortex.http.RequestGuard;
 import dev.cortex.protocol.WireJson;
@@ -8,6 +7,7 @@ import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.Machines;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
@@ -22,30 +22,36 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The routes of the hub's port: the WebSocket endpoint {@code /hub}, which a device reaches with
- * {@code Authorization: Bearer} (its own credential with {@code X-Cortex-Device}, or the shared
- * {@code CORTEX_CLIENT_TOKEN}), and {@code POST /enrol}, where a device exchanges a one-time code
- * for its credential. Every refusal happens before the upgrade.
+ * The routes of the hub's port, each behind its {@link HubGate}: the WebSocket endpoint {@code
+ * /hub}, which a device reaches with {@code Authorization: Bearer} (its own credential with {@code
+ * X-Cortex-Device}, or the shared {@code CORTEX_CLIENT_TOKEN}), and {@code POST /enrol}, where a
+ * device exchanges a one-time code for its credential. Every refusal happens before the upgrade.
  */
 final class HubRoutes {
   private static final Logger log = LoggerFactory.getLogger(HubRoutes.class);
   private static final Duration HELLO_WITHIN = Duration.ofSeconds(10);
-  private static final int MAX_ENROL_FAILURES_PER_MINUTE = 20;
 
   private final DeviceHub hub;
   private final DeviceCredentials credentials;
   private final String sharedToken;
   private final String serverVersion;
+  private final HubHosts hosts;
+  private final RefusalLog refusals = new RefusalLog();
   private final Map<DeviceSocketListener, Instant> ungreeted = new ConcurrentHashMap<>();
-  private final Map<String, Integer> enrolFailures = new ConcurrentHashMap<>();
-  private volatile long failureMinute;
-  private volatile java.util.function.Supplier<RequestGuard> guard = () -> null;
+  private final EnrolAttempts attempts;
 
-  HubRoutes(DeviceHub hub, DeviceCredentials credentials, String sharedToken, String version) {
+  HubRoutes(
+      DeviceHub hub,
+      DeviceCredentials credentials,
+      String sharedToken,
+      String version,
+      HubHosts hosts) {
     this.hub = hub;
     this.credentials = credentials;
     this.sharedToken = sharedToken;
     this.serverVersion = version;
+    this.hosts = hosts;
+    this.attempts = new EnrolAttempts(hub.clock());
   }
 
   /** Whether a presented bearer secret admits the upgrade. */
@@ -60,12 +66,7 @@ final class HubRoutes {
         && credentials.verify(device, presented);
   }
 
-  /** Sets the guard of the WebSocket endpoint, once the hub's port is known. */
-  void guard(java.util.function.Supplier<RequestGuard> value) {
-    this.guard = value;
-  }
-
-  /** The WebSocket endpoint, behind the guard set with {@link #guard}. */
+  /** The WebSocket endpoint, behind its gate: Origin, Host and the credential. */
   Handler websocket(Server server) {
     WebSocketUpgradeHandler upgrade =
         WebSocketUpgradeHandler.from(
@@ -78,27 +79,39 @@ final class HubRoutes {
                   "/*",
                   (request, response, callback) -> {
                     String device = request.getHeaders().get(Hub.DEVICE_HEADER);
-                    if (device != null && hub.machines().get(device) == null) {
-                      JsonBodies.error(
+                    if (device != null && hub.registered(device) == null) {
+                      refuse(
+                          "the connection",
+                          request,
                           response,
                           callback,
+                          device,
                           403,
-                          "NOT_REGISTERED",
-                          "Device '" + device + "' is not registered in machines.json.");
+                          Hub.Refusals.NOT_REGISTERED,
+                          notRegistered(device));
                       return null;
                     }
                     // The credential was checked against this name; the hello must give it too.
                     DeviceSocketListener endpoint =
-                        new DeviceSocketListener(hub, device, serverVersion);
+                        new DeviceSocketListener(
+                            hub, device, serverVersion, refusals, Request.getRemoteAddr(request));
                     ungreeted.put(endpoint, hub.now());
                     return endpoint;
                   });
             });
-    return new GuardedHandler(() -> guard.get(), upgrade);
+    RequestGuard credential =
+        RequestGuard.builder()
+            .hosts(List.of("*"))
+            .token(RequestGuard.TokenHeader.authorizationBearer(), this::accepts)
+            .build();
+    return new HubGate("the connection", hosts, credential, refusals, upgrade);
   }
 
-  /** Closes connections that sent no hello in time; called every second. */
+  /**
+   * Closes connections that sent no hello in time, forgets old wrong codes; called every second.
+   */
   void sweep() {
+    attempts.prune();
     Instant limit = hub.now().minus(HELLO_WITHIN);
     ungreeted.forEach(
         (endpoint, opened) -> {
@@ -111,64 +124,94 @@ final class HubRoutes {
         });
   }
 
-  /** {@code POST /enrol {"device": NAME, "code": CODE}}: answers the device's new credential. */
+  /**
+   * {@code POST /enrol {"device": NAME, "code": CODE}}, behind its gate (Origin and Host): answers
+   * the device's new credential.
+   */
   Handler enrol() {
-    return new Handler.Abstract.NonBlocking() {
-      @Override
-      public boolean handle(Request request, Response response, Callback callback)
-          throws Exception {
-        if (!"POST".equals(request.getMethod())) {
-          JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use POST.");
-          return true;
-        }
-        String from = Request.getRemoteAddr(request);
-        if (tooManyFailures(from)) {
-          JsonBodies.error(
-              response, callback, 429, "TOO_MANY_ATTEMPTS", "Too many wrong codes; wait a minute.");
-          return true;
-        }
-        byte[] body = JsonBodies.read(request, 4096);
-        JsonNode json = body == null ? null : parse(body);
-        String device = json == null ? null : json.path("device").asString(null);
-        String code = json == null ? null : json.path("code").asString(null);
-        if (device == null || code == null || !Machines.NAME.matcher(device).matches()) {
-          JsonBodies.error(
-              response,
-              callback,
-              400,
-              "INVALID_ARGUMENT",
-              "Send {\"device\": NAME, \"code\": CODE} as JSON.");
-          return true;
-        }
-        if (hub.machines().get(device) == null) {
-          JsonBodies.error(
-              response,
-              callback,
-              403,
-              "NOT_REGISTERED",
-              "Device '" + device + "' is not registered in machines.json.");
-          return true;
-        }
-        String credential = credentials.exchange(device, code);
-        if (credential == null) {
-          failed(from);
-          log.warn("a wrong or expired enrolment code for {} from {}", device, from);
-          JsonBodies.error(
-              response,
-              callback,
-              401,
-              "UNAUTHORIZED",
-              "The code is wrong, used or expired: run 'cortex server enroll "
-                  + device
-                  + "' again.");
-          return true;
-        }
-        log.info("device {} enrolled from {}", device, from);
-        JsonBodies.send(
-            response, callback, 200, Map.of("device", device, "credential", credential));
+    return new HubGate("an enrolment", hosts, null, refusals, new Enrol());
+  }
+
+  private final class Enrol extends Handler.Abstract {
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+      if (!"POST".equals(request.getMethod())) {
+        JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use POST.");
         return true;
       }
-    };
+      byte[] body = JsonBodies.read(request, 4096);
+      JsonNode json = body == null ? null : parse(body);
+      String device = json == null ? null : json.path("device").asString(null);
+      String code = json == null ? null : json.path("code").asString(null);
+      if (device == null || code == null || !Machines.NAME.matcher(device).matches()) {
+        JsonBodies.error(
+            response,
+            callback,
+            400,
+            "INVALID_ARGUMENT",
+            "Send {\"device\": NAME, \"code\": CODE} as JSON.");
+        return true;
+      }
+      String from = Request.getRemoteAddr(request);
+      if (attempts.locked(from, device)) {
+        refuse(
+            "an enrolment",
+            request,
+            response,
+            callback,
+            device,
+            429,
+            Hub.Refusals.TOO_MANY_ATTEMPTS,
+            "Too many wrong codes for '" + device + "' from this address; wait a minute.");
+        return true;
+      }
+      if (hub.registered(device) == null) {
+        refuse(
+            "an enrolment",
+            request,
+            response,
+            callback,
+            device,
+            403,
+            Hub.Refusals.NOT_REGISTERED,
+            notRegistered(device));
+        return true;
+      }
+      String credential = credentials.exchange(device, code);
+      if (credential == null) {
+        attempts.failed(from, device);
+        refuse(
+            "an enrolment",
+            request,
+            response,
+            callback,
+            device,
+            401,
+            Hub.Refusals.UNAUTHORIZED,
+            "The code is wrong, used or expired: run 'cortex server enroll " + device + "' again.");
+        return true;
+      }
+      log.info("device {} enrolled from {}", device, from);
+      JsonBodies.send(response, callback, 200, Map.of("device", device, "credential", credential));
+      return true;
+    }
+  }
+
+  private void refuse(
+      String what,
+      Request request,
+      Response response,
+      Callback callback,
+      String device,
+      int status,
+      String code,
+      String message) {
+    refusals.refused(what, Request.getRemoteAddr(request), device, code, message);
+    JsonBodies.error(response, callback, status, code, message);
+  }
+
+  private static String notRegistered(String device) {
+    return "Device '" + device + "' is not registered in machines.json.";
   }
 
   private static JsonNode parse(byte[] body) {
@@ -176,26 +219,6 @@ final class HubRoutes {
       return WireJson.mapper().readTree(body);
     } catch (RuntimeException e) {
       return null;
-    }
-  }
-
-  private boolean tooManyFailures(String from) {
-    rollMinute();
-    return enrolFailures.getOrDefault(from, 0) >= MAX_ENROL_FAILURES_PER_MINUTE;
-  }
-
-  private void failed(String from) {
-    rollMinute();
-    if (enrolFailures.size() < 10_000) {
-      enrolFailures.merge(from, 1, Integer::sum);
-    }
-  }
-
-  private void rollMinute() {
-    long minute = hub.now().getEpochSecond() / 60;
-    if (minute != failureMinute) {
-      failureMinute = minute;
-      enrolFailures.clear();
     }
   }
 }

@@ -5,7 +5,7 @@ import dev.cortex.protocol.hub.Machines;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,15 +14,19 @@ import org.slf4j.LoggerFactory;
  * {@code machines.json}, kept current while the server runs: a changed file is read again, a valid
  * one replaces the registry (devices it no longer names are disconnected), and an invalid one is
  * reported in the log while the last good registry stays in force. At start an invalid file stops
- * the server.
+ * the server. A device looked up and not found makes the file be read again first when it changed,
+ * so that a device {@code cortex server enroll} has just added is admitted at once, not at the next
+ * look of the sweeper.
  */
-final class MachineRegistry {
+final class MachineRegistry implements DeviceHub.Registry {
   private static final Logger log = LoggerFactory.getLogger(MachineRegistry.class);
 
   private final Path file;
   private volatile Machines current;
-  private FileTime seenModified;
-  private long seenSize = -1;
+  private volatile Runnable onReload = () -> {};
+
+  /** The file as last seen: its identity, modification time and size; null when absent. */
+  private Object seen;
 
   MachineRegistry(Path file) {
     this.file = Objects.requireNonNull(file, "file");
@@ -31,11 +35,26 @@ final class MachineRegistry {
     } catch (IllegalArgumentException e) {
       throw new StartupException(e.getMessage() + " (" + file + ")");
     }
-    remember();
+    seen = look();
   }
 
-  Machines current() {
+  @Override
+  public Machines current() {
     return current;
+  }
+
+  @Override
+  public Machines.Machine find(String name) {
+    Machines.Machine machine = current.get(name);
+    if (machine == null && reloadIfChanged()) {
+      machine = current.get(name);
+    }
+    return machine;
+  }
+
+  /** Runs after every reload that put a new registry in force (the hub reconciles its devices). */
+  void onReload(Runnable action) {
+    this.onReload = Objects.requireNonNull(action, "action");
   }
 
   Path file() {
@@ -47,43 +66,35 @@ final class MachineRegistry {
    *
    * @return whether a new registry is in force
    */
-  synchronized boolean reloadIfChanged() {
-    FileTime modified = modified();
-    long size = size();
-    if (Objects.equals(modified, seenModified) && size == seenSize) {
-      return false;
+  boolean reloadIfChanged() {
+    synchronized (this) {
+      Object now = look();
+      if (Objects.equals(now, seen)) {
+        return false;
+      }
+      seen = now;
+      try {
+        Machines loaded = Machines.read(file);
+        current = loaded;
+        log.info("{} reloaded: {} device(s) registered", Machines.FILE, loaded.enabled().size());
+      } catch (IllegalArgumentException e) {
+        log.error(
+            "{}; the previous registry stays in force until the file is fixed", e.getMessage());
+        return false;
+      }
     }
-    seenModified = modified;
-    seenSize = size;
-    try {
-      Machines loaded = Machines.read(file);
-      current = loaded;
-      log.info("{} reloaded: {} device(s) registered", Machines.FILE, loaded.enabled().size());
-      return true;
-    } catch (IllegalArgumentException e) {
-      log.error("{}; the previous registry stays in force until the file is fixed", e.getMessage());
-      return false;
-    }
+    onReload.run();
+    return true;
   }
 
-  private void remember() {
-    seenModified = modified();
-    seenSize = size();
-  }
-
-  private FileTime modified() {
+  /** The file's identity (replaced files have a new one), modification time and size. */
+  private Object look() {
     try {
-      return Files.exists(file) ? Files.getLastModifiedTime(file) : null;
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      return java.util.List.of(
+          String.valueOf(attributes.fileKey()), attributes.lastModifiedTime(), attributes.size());
     } catch (IOException e) {
       return null;
-    }
-  }
-
-  private long size() {
-    try {
-      return Files.exists(file) ? Files.size(file) : -1;
-    } catch (IOException e) {
-      return -1;
     }
   }
 }

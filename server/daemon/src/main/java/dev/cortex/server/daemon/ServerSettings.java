@@ -4,8 +4,15 @@ import dev.cortex.base.settings.SettingsTable;
 import dev.cortex.base.settings.TableValues;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.webhook.Webhook;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -17,11 +24,14 @@ import java.util.Set;
  * webhook_bind = "127.0.0.1"     # a loopback address: anything else is refused
  * hub_port = 3002                # CORTEX_CLIENT_PORT
  * hub_bind = "127.0.0.1"         # CORTEX_CLIENT_BIND; e.g. "0.0.0.0" or a VPN address
+ * hub_hostnames = ["gpu-server"] # CORTEX_HUB_HOSTNAMES; the only names the hub answers to
  * hub_keystore = "hub.p12"       # PKCS#12 key and certificate: the hub speaks wss (TLS)
  * hub_keystore_password_env = "CORTEX_HUB_KEYSTORE_PASSWORD"
  * shutdown_grace = "10s"         # how long requests in flight may finish on SIGTERM
  * </pre>
  *
+ * @param hubHostnames the names (lower case) devices may address the hub by besides the loopback
+ *     names, on any port; empty when not set (then any name, unless the hub listens on loopback)
  * @param hubKeystore null for plain ws
  */
 public record ServerSettings(
@@ -29,18 +39,39 @@ public record ServerSettings(
     String webhookBind,
     int hubPort,
     String hubBind,
+    List<String> hubHostnames,
     Path hubKeystore,
     String hubKeystorePasswordEnv,
-    java.time.Duration shutdownGrace) {
+    Duration shutdownGrace) {
 
   public static final String DEFAULT_PASSWORD_ENV = "CORTEX_HUB_KEYSTORE_PASSWORD";
 
-  private static java.net.InetAddress address(TableValues values, String key, String text) {
-    try {
-      return java.net.InetAddress.getByName(text);
-    } catch (java.net.UnknownHostException e) {
-      throw values.problem(key, "cannot resolve '" + text + "'");
-    }
+  public ServerSettings {
+    Objects.requireNonNull(webhookBind, "webhookBind");
+    Objects.requireNonNull(hubBind, "hubBind");
+    hubHostnames = List.copyOf(hubHostnames);
+    Objects.requireNonNull(hubKeystorePasswordEnv, "hubKeystorePasswordEnv");
+    Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+  }
+
+  /** Settings without {@code hub_hostnames}. */
+  public ServerSettings(
+      int webhookPort,
+      String webhookBind,
+      int hubPort,
+      String hubBind,
+      Path hubKeystore,
+      String hubKeystorePasswordEnv,
+      Duration shutdownGrace) {
+    this(
+        webhookPort,
+        webhookBind,
+        hubPort,
+        hubBind,
+        List.of(),
+        hubKeystore,
+        hubKeystorePasswordEnv,
+        shutdownGrace);
   }
 
   public static final ServerSettings DEFAULTS =
@@ -51,7 +82,40 @@ public record ServerSettings(
           "127.0.0.1",
           null,
           DEFAULT_PASSWORD_ENV,
-          java.time.Duration.ofSeconds(10));
+          Duration.ofSeconds(10));
+
+  /**
+   * The URL devices connect to when the hub listens on {@code port}: {@code wss} with a keystore,
+   * else {@code ws}; the first of {@code hub_hostnames}, else this machine's name when the hub
+   * listens on every address, else the address it listens on.
+   */
+  public String hubUrl(int port) {
+    String host;
+    if (!hubHostnames.isEmpty()) {
+      host = hubHostnames.get(0);
+    } else if (wildcard(hubBind)) {
+      host = localName();
+    } else {
+      host = hubBind.contains(":") && !hubBind.startsWith("[") ? "[" + hubBind + "]" : hubBind;
+    }
+    return (hubKeystore == null ? "ws" : "wss") + "://" + host + ":" + port;
+  }
+
+  private static boolean wildcard(String bind) {
+    try {
+      return InetAddress.getByName(bind).isAnyLocalAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static String localName() {
+    try {
+      return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
+    } catch (UnknownHostException e) {
+      return "localhost";
+    }
+  }
 
   public static final SettingsTable<ServerSettings> TABLE =
       new SettingsTable<>() {
@@ -67,6 +131,7 @@ public record ServerSettings(
               "webhook_bind",
               "hub_port",
               "hub_bind",
+              "hub_hostnames",
               "hub_keystore",
               "hub_keystore_password_env",
               "shutdown_grace");
@@ -78,6 +143,7 @@ public record ServerSettings(
               "WEBHOOK_PORT", "webhook_port",
               "CORTEX_CLIENT_PORT", "hub_port",
               "CORTEX_CLIENT_BIND", "hub_bind",
+              "CORTEX_HUB_HOSTNAMES", "hub_hostnames",
               "CORTEX_HUB_KEYSTORE", "hub_keystore",
               "CORTEX_WEBHOOK_BIND", "webhook_bind");
         }
@@ -103,9 +169,40 @@ public record ServerSettings(
               webhookBind,
               values.port("hub_port", DEFAULTS.hubPort()),
               bind,
+              hostnames(values),
               values.readableFile("hub_keystore"),
               passwordEnv == null ? DEFAULT_PASSWORD_ENV : passwordEnv,
               values.duration("shutdown_grace", DEFAULTS.shutdownGrace()));
         }
       };
+
+  private static InetAddress address(TableValues values, String key, String text) {
+    try {
+      return InetAddress.getByName(text);
+    } catch (UnknownHostException e) {
+      throw values.problem(key, "cannot resolve '" + text + "'");
+    }
+  }
+
+  /** {@code hub_hostnames}: host names or IP addresses, without a scheme, port or path. */
+  private static List<String> hostnames(TableValues values) {
+    List<String> given = values.strings("hub_hostnames");
+    if (given == null) {
+      return List.of();
+    }
+    List<String> names = new ArrayList<>();
+    for (String name : given) {
+      String host = HubHosts.hostName(name);
+      if (host == null) {
+        throw values.problem(
+            "hub_hostnames",
+            "'"
+                + name
+                + "' is not a host name or an IP address; give names alone, without a scheme,"
+                + " port or path, e.g. [\"gpu-server\", \"gpu-server.vpn\"]");
+      }
+      names.add(host);
+    }
+    return List.copyOf(names);
+  }
 }

@@ -110,6 +110,26 @@ class DeviceHubTest {
   }
 
   @Test
+  void admit_deviceReportingAnotherPlatformThanItsEntry_isRefusedNamingBoth() {
+    registry.set(Machines.parse("{\"machines\": {\"winbox\": {\"platform\": \"windows\"}}}"));
+
+    DeviceHub.Refusal refusal = hub().admit(link("winbox", new RecordingSocket()));
+
+    assertThat(refusal.code()).isEqualTo(Hub.CLOSE_PLATFORM_MISMATCH);
+    assertThat(refusal.reason())
+        .isEqualTo("machines.json says 'winbox' is windows, but it reports linux");
+  }
+
+  @Test
+  void admit_entryWithoutAPlatform_takesTheOneTheDeviceReports() {
+    DeviceHub hub = hub();
+
+    admitted(hub, "box2", new RecordingSocket());
+
+    assertThat(hub.online()).extracting(DeviceLink::name).containsExactly("box2");
+  }
+
+  @Test
   void admit_deviceNotInTheRegistry_isRefusedAsNotRegistered() {
     DeviceHub.Refusal refusal = hub().admit(link("stranger", new RecordingSocket()));
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.Deadline;
 import dev.cortex.http.HttpHost;
-import dev.cortex.http.RequestGuard;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
@@ -55,18 +54,18 @@ class DeviceSocketListenerTest {
     Machines machines = Machines.parse("{\"machines\": {\"box1\": {}, \"box2\": {}}}");
     database = new Database(dir, List.of(DeviceCredentials.area()), Clock.systemUTC());
     hub = new DeviceHub(() -> machines, clock, DeviceSettings.DEFAULTS);
-    routes = new HubRoutes(hub, new DeviceCredentials(() -> database, clock), SHARED, "9.9.9");
+    routes =
+        new HubRoutes(
+            hub,
+            new DeviceCredentials(() -> database, clock),
+            SHARED,
+            "9.9.9",
+            HubHosts.of("127.0.0.1", List.of()));
     http =
         HttpHost.builder("hub-test")
             .connector("hub", "127.0.0.1", 0, null)
             .route("hub", Hub.PATH, routes::websocket)
             .start();
-    RequestGuard guard =
-        RequestGuard.builder()
-            .hosts(RequestGuard.hostsFor("127.0.0.1", http.port("hub")))
-            .token(RequestGuard.TokenHeader.authorizationBearer(), routes::accepts)
-            .build();
-    routes.guard(() -> guard);
     client = new WebSocketClient();
     client.start();
   }
@@ -245,6 +244,36 @@ class DeviceSocketListenerTest {
     HubMessage.Result result = pending.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(result.ok()).isTrue();
     assertThat(output).containsExactly("hi\n");
+  }
+
+  /** A reply without an id used to close the socket with 1011 and a NullPointerException. */
+  @Test
+  void malformedReplies_areDropped_theConnectionAndItsCommandStay() throws Exception {
+    DeviceEnd end = welcomed("box1");
+    CompletableFuture<HubMessage.Result> pending =
+        CompletableFuture.supplyAsync(
+            () ->
+                hub.run(
+                    "c1",
+                    "box1",
+                    "bash",
+                    WireJson.tree(Map.of("command", "true")),
+                    Deadline.after(Duration.ofSeconds(30), clock),
+                    (stream, data) -> {}));
+    end.next(HubMessage.Command.class);
+
+    end.sendText("{\"type\":\"result\",\"result\":{\"exit_code\":1}}");
+    end.sendText("{\"type\":\"output\",\"stream\":\"stdout\",\"data\":\"x\"}");
+    end.sendText("{\"type\":\"result\",\"id\":{\"not\":\"text\"}}");
+    end.sendText("not json at all");
+    end.sendText("{\"type\":\"from_a_later_version\"}");
+    end.send(new HubMessage.Heartbeat(9));
+    assertThat(end.next(HubMessage.Heartbeat.class).sentAtMillis()).isEqualTo(9);
+    end.send(new HubMessage.Result("c1", WireJson.tree(Map.of("exit_code", 0)), null));
+
+    assertThat(pending.get(WAIT.toSeconds(), TimeUnit.SECONDS).ok()).isTrue();
+    assertThat(end.closed).isNotDone();
+    assertThat(hub.link("box1")).isNotNull();
   }
 
   @Test

@@ -52,6 +52,56 @@ class ServerSettingsTest {
   }
 
   @Test
+  void load_hubHostnames_fromTheFileOrTheVariable_lowerCase() throws Exception {
+    CortexToml file =
+        load("[server]\nhub_hostnames = [\"GPU-Server\", \"gpu-server.vpn.\"]\n", Map.of());
+    CortexToml variable = load(null, Map.of("CORTEX_HUB_HOSTNAMES", "gpu-server, 192.0.2.2"));
+
+    assertThat(file.get(ServerSettings.TABLE).hubHostnames())
+        .containsExactly("gpu-server", "gpu-server.vpn");
+    assertThat(variable.get(ServerSettings.TABLE).hubHostnames())
+        .containsExactly("gpu-server", "192.0.2.2");
+    assertThat(ServerSettings.DEFAULTS.hubHostnames()).isEmpty();
+  }
+
+  @Test
+  void load_badHubHostnames_sayWhatANameIs() throws Exception {
+    assertThatThrownBy(
+            () -> load("[server]\nhub_hostnames = [\"wss://gpu-server:3002\"]\n", Map.of()))
+        .isInstanceOf(StartupException.class)
+        .hasMessageContaining("[server] hub_hostnames")
+        .hasMessageContaining("'wss://gpu-server:3002' is not a host name")
+        .hasMessageContaining("without a scheme, port or path");
+    assertThatThrownBy(() -> load("[server]\nhub_hostnames = \"gpu-server\"\n", Map.of()))
+        .hasMessageContaining("[server] hub_hostnames: expected a list of strings");
+    assertThatThrownBy(() -> load("[server]\nhub_hostnames = []\n", Map.of()))
+        .hasMessageContaining("expected a list of non-empty strings");
+    assertThatThrownBy(() -> load(null, Map.of("CORTEX_HUB_HOSTNAMES", "a,,b")))
+        .hasMessageContaining("CORTEX_HUB_HOSTNAMES");
+  }
+
+  @Test
+  void hubUrl_schemeFromTls_hostFromTheNamesOrTheBind() {
+    ServerSettings plain = ServerSettings.DEFAULTS;
+    ServerSettings named =
+        new ServerSettings(
+            3001,
+            "127.0.0.1",
+            3002,
+            "0.0.0.0",
+            List.of("gpu-server.vpn", "gpu-server"),
+            Path.of("hub.p12"),
+            ServerSettings.DEFAULT_PASSWORD_ENV,
+            Duration.ofSeconds(10));
+    ServerSettings v6 =
+        new ServerSettings(3001, "127.0.0.1", 3002, "::1", null, "X", Duration.ofSeconds(1));
+
+    assertThat(plain.hubUrl(41234)).isEqualTo("ws://127.0.0.1:41234");
+    assertThat(named.hubUrl(3002)).isEqualTo("wss://gpu-server.vpn:3002");
+    assertThat(v6.hubUrl(3002)).isEqualTo("ws://[::1]:3002");
+  }
+
+  @Test
   void load_badValues_nameTheirSource() throws Exception {
     assertThatThrownBy(() -> load(null, Map.of("WEBHOOK_PORT", "70000")))
         .isInstanceOf(StartupException.class)

@@ -156,8 +156,8 @@ class DevicesIT {
       assertThat(revoked.stderr()).contains("dropped its connection");
       server.awaitOnline("box1", false);
       assertThat(device.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(device.process.exitValue()).isEqualTo(1);
-      assertThat(device.stderr.toString()).contains("revoked");
+      assertThat(device.process.exitValue()).as("refused for good").isEqualTo(3);
+      assertThat(device.stderr.toString()).contains("revoked").contains("not retrying");
     }
   }
 

@@ -219,6 +219,38 @@ class RemoteFilesIT {
     assertThat(Files.readString(file)).isEqualTo("ALPHA BETA\nBETA gamma\n");
   }
 
+  /**
+   * {@code A/dir-link/../secret.txt}, where {@code dir-link} points into {@code E}: the shell reads
+   * {@code E/secret.txt}, and so must the file tools (lexically, the path would name {@code
+   * A/secret.txt}).
+   */
+  @Test
+  void fileTools_dotDotAfterALink_resolveAsTheShellDoes() throws Exception {
+    Path a = Files.createDirectories(files.resolve("links/A"));
+    Path e = Files.createDirectories(files.resolve("links/E/dir"));
+    Files.createSymbolicLink(a.resolve("dir-link"), e);
+    Files.writeString(a.resolve("secret.txt"), "in A\n");
+    Files.writeString(e.resolveSibling("secret.txt"), "in E\n");
+    String through = a.resolve("dir-link").toString() + "/../secret.txt";
+    String written = a.resolve("dir-link").toString() + "/../written.txt";
+
+    Outcome read = call("remote_read", Map.of("device", "box1", "file_path", through));
+    Outcome shell =
+        call("remote_bash", Map.of("device", "box1", "command", "cat '" + through + "'"));
+    Outcome write =
+        call("remote_write", Map.of("device", "box1", "file_path", written, "content", "new\n"));
+    Outcome edited = edit(Path.of(through), "in E", "edited in E", false);
+
+    assertThat(shell.structured().path("output").path("text").asString()).isEqualTo("in E\n");
+    assertThat(read.structured().path("text").path("text").asString()).isEqualTo("     1\tin E\n");
+    assertThat(write.isError()).as(write.text()).isFalse();
+    assertThat(e.resolveSibling("written.txt")).hasContent("new");
+    assertThat(a.resolve("written.txt")).doesNotExist();
+    assertThat(edited.isError()).as(edited.text()).isFalse();
+    assertThat(e.resolveSibling("secret.txt")).hasContent("edited in E");
+    assertThat(a.resolve("secret.txt")).hasContent("in A");
+  }
+
   static Outcome edit(Path file, String old, String replacement, boolean all) {
     return call(
         "remote_edit",

@@ -191,6 +191,9 @@ class RemoteShellIT {
                 "a short job"));
     String id = started.structured().path("job").path("id").asString();
     assertThat(id).matches("[0-9]{8}-[0-9]{6}-[0-9a-f]{6}");
+    assertThat(started.structured().path("exit_code").isNull())
+        .as("a job still running has no exit code: %s", started.structured())
+        .isTrue();
 
     Eventually.until(
         "the job to exit",
