@@ -262,7 +262,7 @@ class SignalIntakeIT {
    */
   @Test
   void overLimitBody_withoutExpectContinue_isReadAndAnswered413_everyTime() throws Exception {
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 50; i++) {
       assertThat(postWhole("/webhook/signal", MAX_BODY + 64 * 1024))
           .as("attempt %d", i + 1)
           .isEqualTo("HTTP/1.1 413 Payload Too Large");
