@@ -53,24 +53,38 @@ public final class JsonBodies {
    */
   public static byte[] read(Request request, int maxBytes) throws Exception {
     long declared = request.getLength();
+    if (declared > (long) maxBytes + DISCARD_LIMIT) {
+      return null;
+    }
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      return read(in, declared, maxBytes);
+    }
+  }
+
+  /**
+   * Reads a body of at most {@code maxBytes} from {@code in} by the same rule as {@link
+   * #read(Request, int)}, for handlers that see a stream (a servlet's).
+   *
+   * @param declared the body's Content-Length, or -1 when it has none
+   * @return the body, or null when it exceeds {@code maxBytes}
+   */
+  public static byte[] read(InputStream in, long declared, int maxBytes) throws IOException {
     long readable = (long) maxBytes + DISCARD_LIMIT;
     if (declared > readable) {
       return null;
     }
+    if (declared > maxBytes) {
+      discard(in, readable);
+      return null;
+    }
     ByteArrayOutputStream body = new ByteArrayOutputStream();
-    try (InputStream in = Content.Source.asInputStream(request)) {
-      if (declared > maxBytes) {
-        discard(in, readable);
+    byte[] chunk = new byte[8192];
+    for (int n = in.read(chunk); n != -1; n = in.read(chunk)) {
+      if (body.size() + n > maxBytes) {
+        discard(in, readable - body.size() - n);
         return null;
       }
-      byte[] chunk = new byte[8192];
-      for (int n = in.read(chunk); n != -1; n = in.read(chunk)) {
-        if (body.size() + n > maxBytes) {
-          discard(in, readable - body.size() - n);
-          return null;
-        }
-        body.write(chunk, 0, n);
-      }
+      body.write(chunk, 0, n);
     }
     return body.toByteArray();
   }
