@@ -41,6 +41,7 @@ final class Lineage {
   private final long leader;
   private final Map<Long, Long> members = new ConcurrentHashMap<>();
   private volatile boolean seeded;
+  private volatile boolean followed;
 
   Lineage(long leader) {
     this.leader = leader;
@@ -48,8 +49,14 @@ final class Lineage {
 
   /** Starts following this run's descendants. */
   void follow() {
+    followed = true;
     FOLLOWED.add(this);
     startWatch();
+  }
+
+  /** Whether this run's descendants are followed (its spec asks for it, and /proc exists). */
+  boolean followed() {
+    return followed;
   }
 
   /** Stops following: the run has ended. */

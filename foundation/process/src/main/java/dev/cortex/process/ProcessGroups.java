@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The process groups of this JVM's runs: where {@code setsid} exists (Linux), each run is started
  * in a session and group of its own and ended as a whole with TERM, then KILL after a grace,
- * together with its descendants that started sessions of their own ({@link Lineage}); the live ones
- * are ended when the JVM exits (a shutdown hook) and, through the {@link Sentinel}, when it dies
- * (the groups: a descendant of a session of its own is not on the sentinel's list). Elsewhere a
- * run's descendants still attached to it are ended with it.
+ * together (when its spec follows them) with its descendants that started sessions of their own
+ * ({@link Lineage}); the live ones are ended when the JVM exits (a shutdown hook) and, through the
+ * {@link Sentinel}, when it dies (the groups: a descendant of a session of its own is not on the
+ * sentinel's list). Elsewhere a run's descendants still attached to it are ended with it.
  */
 final class ProcessGroups {
   private static final Logger log = LoggerFactory.getLogger(ProcessGroups.class);
@@ -71,7 +71,7 @@ final class ProcessGroups {
   /** Adds a started run; one started while the JVM shuts down is ended at once. */
   static void register(RunningProcess process) {
     LIVE.add(process);
-    if (FOLLOWED) {
+    if (FOLLOWED && process.followsDescendants()) {
       process.lineage().follow();
     }
     if (process.groupId() > 0) {
@@ -119,7 +119,7 @@ final class ProcessGroups {
 
   /** The run's descendants outside its group, and the other groups they lead. */
   private static Lineage.Strays strays(long group, ProcessHandle leader, Lineage lineage) {
-    if (!FOLLOWED) {
+    if (!lineage.followed()) {
       return Lineage.Strays.NONE;
     }
     Lineage.Strays strays = lineage.strays(leader != null && leader.isAlive());

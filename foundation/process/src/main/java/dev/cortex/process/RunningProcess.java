@@ -166,6 +166,11 @@ public final class RunningProcess {
     return lineage;
   }
 
+  /** Whether the spec asks for the leader's descendants of other sessions to end with the run. */
+  boolean followsDescendants() {
+    return spec.followDescendants();
+  }
+
   /** The leader's handle while it runs, for signalling; null once it has been reaped. */
   ProcessHandle leader() {
     return process.isAlive() ? process.toHandle() : null;

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Descendants of a run that started a session of their own ({@code setsid}), and so left its
- * process group: they are still its descendants by ancestry, and end with it.
+ * process group: they are still its descendants by ancestry, and end with a run that follows them
+ * ({@code followDescendants}, as a workflow step does).
  */
 class NewSessionsTest {
   @TempDir Path dir;
@@ -28,8 +29,10 @@ class NewSessionsTest {
   private RunningProcess start(String rest, Duration timeout) throws Exception {
     ProcessSpec.Builder spec =
         ProcessSpec.builder(
-            List.of("sh", "-c", "setsid sh -c 'sleep 40' & echo $! > " + dir.resolve("pid") + rest),
-            Os.env());
+                List.of(
+                    "sh", "-c", "setsid sh -c 'sleep 40' & echo $! > " + dir.resolve("pid") + rest),
+                Os.env())
+            .followDescendants();
     if (timeout != null) {
       spec.timeout(timeout);
     }
@@ -101,6 +104,42 @@ class NewSessionsTest {
     Eventually.until("the stray's session ended", Os.LIMIT, () -> !sessionRuns(stray));
   }
 
+  /** Without followDescendants, a run ends its group alone, as it always did. */
+  @Test
+  void terminate_ofARunThatDoesNotFollowDescendants_endsItsGroupAlone() throws Exception {
+    RunningProcess shell =
+        Processes.start(
+            ProcessSpec.builder(
+                    List.of(
+                        "sh",
+                        "-c",
+                        "setsid sh -c 'sleep 40' & echo $! > "
+                            + dir.resolve("pid")
+                            + "; sleep 300"),
+                    Os.env())
+                .build(),
+            OutputListener.NONE);
+    long stray = stray();
+
+    shell.terminate();
+    shell.await();
+
+    try {
+      assertThat(Os.running(shell.pid())).isFalse();
+      assertThat(shell.lineage().members()).isEmpty();
+      assertThat(sessionRuns(stray)).isTrue();
+    } finally {
+      endSession(stray);
+    }
+  }
+
+  private static void endSession(long session) {
+    ProcessTable.all().values().stream()
+        .filter(e -> e.session() == session)
+        .forEach(e -> ProcessHandle.of(e.pid()).ifPresent(ProcessHandle::destroyForcibly));
+    Eventually.until("the session ended", Os.LIMIT, () -> !sessionRuns(session));
+  }
+
   @Test
   void keepGroupAfterExit_leavesTheDescendantsOfItsOwnSession() throws Exception {
     Path go = dir.resolve("go");
@@ -117,6 +156,7 @@ class NewSessionsTest {
                             + " ]; do sleep 0.05; done"),
                     Os.env())
                 .keepGroupAfterExit()
+                .followDescendants()
                 .build(),
             OutputListener.NONE);
     long stray = stray();
@@ -129,11 +169,7 @@ class NewSessionsTest {
     try {
       assertThat(sessionRuns(stray)).isTrue();
     } finally {
-      ProcessHandle.of(stray).ifPresent(ProcessHandle::destroyForcibly);
-      Eventually.until("the stray ended", Os.LIMIT, () -> !Os.running(stray));
-      ProcessTable.all().values().stream()
-          .filter(e -> e.session() == stray)
-          .forEach(e -> ProcessHandle.of(e.pid()).ifPresent(ProcessHandle::destroyForcibly));
+      endSession(stray);
     }
   }
 }
