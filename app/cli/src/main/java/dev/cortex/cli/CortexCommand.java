@@ -99,6 +99,8 @@ public final class CortexCommand implements Callable<Integer> {
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));
+    // No verb takes @argument files: an @word is a value (cortex signal --data @FILE reads it).
+    line.setExpandAtFiles(false);
     return line.execute(args);
   }
 

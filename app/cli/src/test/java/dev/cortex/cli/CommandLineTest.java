@@ -91,6 +91,36 @@ class CommandLineTest {
         .doesNotContain("AllGroups");
   }
 
+  /**
+   * Regression: picocli read {@code --data @FILE}, the documented form, as an argument file (exit
+   * 2, nothing sent or spooled); only {@code --data=@FILE} worked.
+   */
+  @Test
+  void signal_dataAtFile_readsTheFileAsTheSignalsData() throws Exception {
+    Path data = Files.writeString(home.resolve("metrics.json"), "{\"top1\": 0.812}");
+
+    Run run =
+        run("signal", "wp-3fa2c1d0e4b5", "--secret", "wps_s", "--data", "@" + data, "--spool");
+
+    assertThat(run.code()).as(run.err()).isZero();
+    try (var files = Files.list(home.resolve("spool"))) {
+      Path spooled = files.filter(f -> f.toString().endsWith(".json")).findFirst().orElseThrow();
+      assertThat(JSON.readTree(spooled.toFile()).path("data").path("top1").asDouble())
+          .isEqualTo(0.812);
+    }
+  }
+
+  /** No verb of cortex takes picocli's @argument files: an @word stays a word. */
+  @Test
+  void anAtWord_isNotExpandedAsAnArgumentFile() throws Exception {
+    Path arguments = Files.writeString(home.resolve("arguments"), "--version\n");
+
+    Run run = run("@" + arguments);
+
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.out()).doesNotContain("cortex ");
+  }
+
   @Test
   void toolsCall_readsArgumentsFromStdin() throws Exception {
     Run run =

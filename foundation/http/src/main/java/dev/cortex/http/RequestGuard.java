@@ -17,16 +17,31 @@ import java.util.function.UnaryOperator;
 
 /**
  * The checks in front of a local HTTP endpoint, before any handler runs: the Host header must name
- * this server (DNS-rebinding defence, 403), an Origin header must be allowed (403), the secret must
- * come in the configured header (401), and never in the query string (401: query strings end up in
- * logs and histories). Reused by every listener with its own header and check: {@code
- * x-cortex-token} for the agent server's webhook, {@code Authorization: Bearer} for MCP over HTTP
- * and the device hub.
+ * this server (DNS-rebinding defence, 403), an Origin header must be allowed (403), no secret may
+ * come in the query string, on any route, with a token or without (401: query strings end up in
+ * logs and histories), and the secret must come in the configured header (401). Reused by every
+ * listener with its own header and check: {@code x-cortex-token} for the agent server's webhook,
+ * {@code Authorization: Bearer} for MCP over HTTP and the device hub, none for the routes that take
+ * their secret in the body (a waitpoint's signal, a device's enrolment).
  */
 public final class RequestGuard {
   /** Query parameters that look like a secret; any of them is refused. */
   private static final Set<String> SECRET_PARAMETERS =
-      Set.of("token", "access_token", "x-cortex-token", "cortex_token", "secret", "credential");
+      Set.of(
+          "token",
+          "access_token",
+          "x-cortex-token",
+          "cortex_token",
+          "secret",
+          "credential",
+          "password",
+          "api_key",
+          "apikey",
+          "code");
+
+  /** Endings of parameter names that look like a secret ({@code wait_secret}, {@code id-token}). */
+  private static final List<String> SECRET_ENDINGS =
+      List.of("_token", "-token", "_secret", "-secret", "_password");
 
   private final Set<String> hosts;
   private final Set<String> origins;
@@ -103,16 +118,17 @@ public final class RequestGuard {
     if (origin != null && !(origins.contains(origin) || origins.contains("*"))) {
       return new Refusal(403, "FORBIDDEN", "Origin not allowed: " + origin);
     }
-    if (check == null) {
-      return null;
-    }
     if (query != null && carriesSecret(query)) {
       return new Refusal(
           401,
           "UNAUTHORIZED",
-          "Secrets are not accepted in the query string; send it in the "
-              + header.name()
-              + " header.");
+          "Secrets are not accepted in the query string (it ends up in logs and histories); "
+              + (header != null
+                  ? "send it in the " + header.name() + " header."
+                  : "send it in the request's body."));
+    }
+    if (check == null) {
+      return null;
     }
     String presented = header.presented(headers);
     if (presented == null || presented.isEmpty() || !check.accepts(presented, headers)) {
@@ -127,12 +143,16 @@ public final class RequestGuard {
       int eq = pair.indexOf('=');
       String name = decode(eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
-      if (SECRET_PARAMETERS.contains(name)
-          || (!value.isEmpty() && check.accepts(value, name2 -> null))) {
+      if (secretLike(name)
+          || (check != null && !value.isEmpty() && check.accepts(value, n -> null))) {
         return true;
       }
     }
     return false;
+  }
+
+  private static boolean secretLike(String name) {
+    return SECRET_PARAMETERS.contains(name) || SECRET_ENDINGS.stream().anyMatch(name::endsWith);
   }
 
   private static String decode(String text) {

@@ -5,7 +5,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,9 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The process groups of this JVM's runs: where {@code setsid} exists (Linux), each run is started
- * in a session and group of its own and ended as a whole with TERM, then KILL after a grace; the
- * live ones are ended when the JVM exits (a shutdown hook) and, through the {@link Sentinel}, when
- * it dies. Elsewhere a run's descendants still attached to it are ended with it.
+ * in a session and group of its own and ended as a whole with TERM, then KILL after a grace,
+ * together (when its spec follows them) with its descendants that started sessions of their own
+ * ({@link Lineage}); the live ones are ended when the JVM exits (a shutdown hook) and, through the
+ * {@link Sentinel}, when it dies (the groups: a descendant of a session of its own is not on the
+ * sentinel's list). Elsewhere a run's descendants still attached to it are ended with it.
  */
 final class ProcessGroups {
   private static final Logger log = LoggerFactory.getLogger(ProcessGroups.class);
@@ -30,6 +35,9 @@ final class ProcessGroups {
   private static final Path SETSID = firstExisting("/usr/bin/setsid", "/bin/setsid");
   private static final Path SHELL = firstExisting("/bin/sh");
   private static final boolean ISOLATED = SETSID != null && ProcessTable.available();
+
+  /** Whether runs' descendants are followed by ancestry here (where /proc can be read). */
+  private static final boolean FOLLOWED = ProcessTable.available();
 
   private static final Set<RunningProcess> LIVE = ConcurrentHashMap.newKeySet();
   private static volatile boolean shuttingDown;
@@ -63,6 +71,9 @@ final class ProcessGroups {
   /** Adds a started run; one started while the JVM shuts down is ended at once. */
   static void register(RunningProcess process) {
     LIVE.add(process);
+    if (FOLLOWED && process.followsDescendants()) {
+      process.lineage().follow();
+    }
     if (process.groupId() > 0) {
       sentinel().ifPresent(s -> s.add(process.groupId()));
     }
@@ -72,6 +83,7 @@ final class ProcessGroups {
   }
 
   static void unregister(RunningProcess process) {
+    process.lineage().forget();
     if (LIVE.remove(process) && process.groupId() > 0) {
       sentinel().ifPresent(s -> s.remove(process.groupId()));
     }
@@ -85,21 +97,57 @@ final class ProcessGroups {
   }
 
   /**
-   * Ends group {@code group}, whose leader is {@code leader} (null once reaped): TERM to every
-   * member, KILL to those left after {@code grace}. Returns when the group is empty, or after the
-   * KILL wait.
+   * Ends group {@code group}, whose leader is {@code leader} (null once reaped), and the leader's
+   * other descendants that {@code lineage} finds: TERM to every one, KILL to those left after
+   * {@code grace}. Returns when they are all gone, or after the KILL wait.
    */
-  static void end(long group, ProcessHandle leader, Duration grace) {
-    if (empty(group, leader)) {
+  static void end(long group, ProcessHandle leader, Lineage lineage, Duration grace) {
+    // Looked up before any signal: once the leader is gone, its orphans are found by memory alone.
+    Lineage.Strays strays = strays(group, leader, lineage);
+    if (empty(group, leader, strays)) {
       return;
     }
-    signal(group, leader, "TERM");
-    if (awaitEmpty(group, leader, grace)) {
+    signal(group, leader, strays, "TERM");
+    if (awaitEmpty(group, leader, strays, grace)) {
       return;
     }
-    signal(group, leader, "KILL");
-    if (!awaitEmpty(group, leader, KILL_WAIT)) {
-      log.warn("process group {} still has members after KILL", group);
+    signal(group, leader, strays, "KILL");
+    if (!awaitEmpty(group, leader, strays, KILL_WAIT)) {
+      log.warn("process group {} or its descendants still run after KILL", group);
+    }
+  }
+
+  /** The run's descendants outside its group, and the other groups they lead. */
+  private static Lineage.Strays strays(long group, ProcessHandle leader, Lineage lineage) {
+    if (!lineage.followed()) {
+      return Lineage.Strays.NONE;
+    }
+    Lineage.Strays strays = lineage.strays(leader != null && leader.isAlive());
+    if (strays.groups().contains(group)) {
+      Set<Long> others = new HashSet<>(strays.groups());
+      others.remove(group);
+      return new Lineage.Strays(strays.processes(), Set.copyOf(others));
+    }
+    return strays;
+  }
+
+  private static boolean empty(long group, ProcessHandle leader, Lineage.Strays strays) {
+    return empty(group, leader)
+        && strays.groups().stream().allMatch(g -> empty(g, null))
+        && strays.processes().stream().noneMatch(ProcessGroups::running);
+  }
+
+  /** Sends TERM or KILL to the run's group, the groups its strays lead, and the strays. */
+  private static void signal(
+      long group, ProcessHandle leader, Lineage.Strays strays, String signal) {
+    signal(group, leader, signal);
+    strays.groups().forEach(g -> signal(g, null, signal));
+    for (ProcessHandle stray : strays.processes()) {
+      if (signal.equals("KILL")) {
+        stray.destroyForcibly();
+      } else {
+        stray.destroy();
+      }
     }
   }
 
@@ -188,8 +236,9 @@ final class ProcessGroups {
     }
   }
 
-  private static boolean awaitEmpty(long group, ProcessHandle leader, Duration limit) {
-    return pause(() -> empty(group, leader), System.nanoTime() + limit.toNanos());
+  private static boolean awaitEmpty(
+      long group, ProcessHandle leader, Lineage.Strays strays, Duration limit) {
+    return pause(() -> empty(group, leader, strays), System.nanoTime() + limit.toNanos());
   }
 
   /**
@@ -214,7 +263,10 @@ final class ProcessGroups {
     return true;
   }
 
-  /** The shutdown hook: no new runs; TERM to every live group, KILL after the grace. */
+  /**
+   * The shutdown hook: no new runs; TERM to every live group and its runs' other descendants, KILL
+   * after the grace.
+   */
   private static void endAll() {
     shuttingDown = true;
     List<RunningProcess> live = new ArrayList<>(LIVE);
@@ -223,14 +275,17 @@ final class ProcessGroups {
     }
     log.debug("ending {} process group(s) as the JVM exits", live.size());
     live.forEach(p -> p.markTerminated());
+    Map<RunningProcess, Lineage.Strays> strays = new HashMap<>();
+    live.forEach(p -> strays.put(p, strays(p.groupId(), p.leader(), p.lineage())));
     for (RunningProcess process : live) {
-      signal(process.groupId(), process.leader(), "TERM");
+      signal(process.groupId(), process.leader(), strays.get(process), "TERM");
     }
     long deadline = System.nanoTime() + GRACE.toNanos();
-    pause(() -> live.stream().allMatch(p -> empty(p.groupId(), p.leader())), deadline);
+    pause(
+        () -> live.stream().allMatch(p -> empty(p.groupId(), p.leader(), strays.get(p))), deadline);
     for (RunningProcess process : live) {
-      if (!empty(process.groupId(), process.leader())) {
-        signal(process.groupId(), process.leader(), "KILL");
+      if (!empty(process.groupId(), process.leader(), strays.get(process))) {
+        signal(process.groupId(), process.leader(), strays.get(process), "KILL");
       }
     }
   }

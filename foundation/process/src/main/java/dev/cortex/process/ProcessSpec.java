@@ -22,6 +22,8 @@ import java.util.Objects;
  *     background child outlives it
  * @param stdinOpen whether standard input stays open after {@code stdin} for {@link
  *     RunningProcess#stdin()} (a conversation over stdio)
+ * @param followDescendants whether the leader's descendants that start sessions of their own (and
+ *     so leave its group) are followed by ancestry and ended with the group (see {@link Lineage})
  */
 public record ProcessSpec(
     List<String> command,
@@ -32,7 +34,8 @@ public record ProcessSpec(
     int headBytes,
     int tailBytes,
     boolean killGroupOnExit,
-    boolean stdinOpen) {
+    boolean stdinOpen,
+    boolean followDescendants) {
 
   /** Bytes of each stream's head kept unless the builder says otherwise: 1 MiB. */
   public static final int DEFAULT_HEAD_BYTES = 1 << 20;
@@ -100,6 +103,7 @@ public record ProcessSpec(
     private int tailBytes = DEFAULT_TAIL_BYTES;
     private boolean killGroupOnExit = true;
     private boolean stdinOpen;
+    private boolean followDescendants;
 
     private Builder(List<String> command, Map<String, String> environment) {
       this.command = command;
@@ -146,6 +150,16 @@ public record ProcessSpec(
       return this;
     }
 
+    /**
+     * Ends, with the group, the leader's descendants that started sessions of their own ({@code
+     * setsid}), followed by ancestry where {@code /proc} exists (default: the group alone), so that
+     * a program's whole process tree ends with it: a workflow step's, say.
+     */
+    public Builder followDescendants() {
+      this.followDescendants = true;
+      return this;
+    }
+
     public ProcessSpec build() {
       return new ProcessSpec(
           command,
@@ -156,7 +170,8 @@ public record ProcessSpec(
           headBytes,
           tailBytes,
           killGroupOnExit,
-          stdinOpen);
+          stdinOpen,
+          followDescendants);
     }
   }
 }

@@ -6,13 +6,18 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The processes of this machine as Linux's {@code /proc} lists them: which belong to a process
+ * The processes of this machine as Linux's {@code /proc} lists them: the members of a process
  * group, leaving out zombies (they have ended; only their exit status waits for a parent that may
- * never collect it, as under an init that does not reap orphans).
+ * never collect it, as under an init that does not reap orphans), and every process with its
+ * parent, for following a run's descendants by ancestry.
  */
 final class ProcessTable {
   private static final Path PROC = Path.of("/proc");
@@ -34,20 +39,35 @@ final class ProcessTable {
   /** The live (not zombie) members of process group {@code group}. */
   static List<Entry> members(long group) {
     List<Entry> members = new ArrayList<>();
+    for (long pid : pids()) {
+      read(pid).filter(e -> e.group() == group && !e.zombie()).ifPresent(members::add);
+    }
+    return members;
+  }
+
+  /** Every process of the machine, zombies included, by pid. */
+  static Map<Long, Entry> all() {
+    Map<Long, Entry> all = new HashMap<>();
+    for (long pid : pids()) {
+      read(pid).ifPresent(e -> all.put(pid, e));
+    }
+    return all;
+  }
+
+  /** The pids {@code /proc} lists now (reading no process's file). */
+  static Set<Long> pids() {
+    Set<Long> pids = new HashSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
-        if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
-          continue;
+        if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+          pids.add(Long.parseLong(name));
         }
-        read(Long.parseLong(name))
-            .filter(e -> e.group() == group && !e.zombie())
-            .ifPresent(members::add);
       }
-    } catch (IOException | NumberFormatException e) {
-      return members;
+    } catch (IOException | NumberFormatException | java.nio.file.DirectoryIteratorException e) {
+      return pids;
     }
-    return members;
+    return pids;
   }
 
   /** The stat line of {@code pid}, when that process exists. */

@@ -15,11 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A started process and the group it leads. Its output is read as it arrives (each stream on a
- * thread of its own, given to the listener and captured); a monitor ends the group when the timeout
- * passes or, unless the spec keeps it, when the leader exits; then the result is complete. The
- * group is also ended by {@link #terminate()}, by an interrupt of {@link #await()} and when the JVM
- * exits.
+ * A started process, the group it leads and its other descendants (those that started a session of
+ * their own: see {@link Lineage}). Its output is read as it arrives (each stream on a thread of its
+ * own, given to the listener and captured); a monitor ends the group and the descendants when the
+ * timeout passes or, unless the spec keeps the group, when the leader exits; then the result is
+ * complete. They are also ended by {@link #terminate()}, by an interrupt of {@link #await()} and
+ * when the JVM exits.
  */
 public final class RunningProcess {
   private static final Logger log = LoggerFactory.getLogger(RunningProcess.class);
@@ -37,6 +38,7 @@ public final class RunningProcess {
   private final Capturer stdout;
   private final Capturer stderr;
   private final OutputListener listener;
+  private final Lineage lineage;
   private final CompletableFuture<ProcessResult> result = new CompletableFuture<>();
   private final AtomicBoolean ending = new AtomicBoolean();
   private final Object endLock = new Object();
@@ -55,6 +57,7 @@ public final class RunningProcess {
     this.stdout = new Capturer(spec.headBytes(), spec.tailBytes());
     this.stderr = new Capturer(spec.headBytes(), spec.tailBytes());
     this.listener = listener;
+    this.lineage = new Lineage(process.pid());
   }
 
   /** Starts the readers, the stdin writer and the monitor. */
@@ -142,8 +145,9 @@ public final class RunningProcess {
   }
 
   /**
-   * Ends the whole group: TERM to every member, KILL to those left after a short grace. Returns
-   * once it is ended; calling it again, or after the end, does nothing more.
+   * Ends the whole group and the leader's other descendants: TERM to every one, KILL to those left
+   * after a short grace. Returns once they are ended; calling it again, or after the end, does
+   * nothing more.
    */
   public void terminate() {
     if (result.isDone()) {
@@ -157,6 +161,16 @@ public final class RunningProcess {
     terminated = true;
   }
 
+  /** The run's descendants by ancestry, which end with it whatever session they are in. */
+  Lineage lineage() {
+    return lineage;
+  }
+
+  /** Whether the spec asks for the leader's descendants of other sessions to end with the run. */
+  boolean followsDescendants() {
+    return spec.followDescendants();
+  }
+
   /** The leader's handle while it runs, for signalling; null once it has been reaped. */
   ProcessHandle leader() {
     return process.isAlive() ? process.toHandle() : null;
@@ -164,7 +178,7 @@ public final class RunningProcess {
 
   private void endGroup() {
     synchronized (endLock) {
-      ProcessGroups.end(groupId, leader(), ProcessGroups.GRACE);
+      ProcessGroups.end(groupId, leader(), lineage, ProcessGroups.GRACE);
     }
   }
 

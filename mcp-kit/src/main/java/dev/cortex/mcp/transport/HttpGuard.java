@@ -1,6 +1,7 @@
 package dev.cortex.mcp.transport;
 
 import dev.cortex.base.Json;
+import dev.cortex.http.JsonBodies;
 import dev.cortex.http.RequestGuard;
 import dev.cortex.mcp.caller.CancelSignals;
 import jakarta.servlet.Filter;
@@ -161,12 +162,10 @@ final class HttpGuard implements Filter {
   private void post(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain, String session)
       throws IOException, ServletException {
-    if (request.getContentLengthLong() > options.maxBodyBytes()) {
-      refuse(response, 413, "Request body exceeds " + options.maxBodyBytes() + " bytes.");
-      return;
-    }
-    byte[] body = request.getInputStream().readNBytes(options.maxBodyBytes() + 1);
-    if (body.length > options.maxBodyBytes()) {
+    byte[] body =
+        JsonBodies.read(
+            request.getInputStream(), request.getContentLengthLong(), options.maxBodyBytes());
+    if (body == null) {
       refuse(response, 413, "Request body exceeds " + options.maxBodyBytes() + " bytes.");
       return;
     }

@@ -22,8 +22,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * A spool directory of signals ({@code $CORTEX_HOME/spool/}, on the server's machine and on each
  * device): one JSON file per signal, written atomically, taken oldest first, deleted once the
- * server has answered, and moved to {@code rejected/} with a {@code .reason} file beside it when it
- * cannot be read or the server refuses it, so that no file is retried for ever.
+ * server has answered, and moved to {@code rejected/} with a {@code NAME.reason} file beside it
+ * (for {@code NAME.json}) when it cannot be read or the server refuses it, so that no file is
+ * retried for ever.
  *
  * <p>A file holds the fields of {@code POST /webhook/signal}: {@code id}, {@code secret}, and
  * optionally {@code status}, {@code message}, {@code member}, {@code data} and {@code signal_id}.
@@ -189,15 +190,14 @@ public final class Spool {
     }
   }
 
-  /** Moves a file aside, with the reason in a {@code .reason} file beside it. */
+  /** Moves {@code NAME.json} aside, with the reason in {@code NAME.reason} beside it. */
   public void reject(Path file, String reason) {
     Path rejected = dir.resolve(REJECTED);
     try {
       Files.createDirectories(rejected);
       Path target = rejected.resolve(file.getFileName());
       Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
-      Files.writeString(
-          rejected.resolve(file.getFileName() + ".reason"), reason + "\n", StandardCharsets.UTF_8);
+      Files.writeString(reasonFile(target), reason + "\n", StandardCharsets.UTF_8);
       prune(rejected);
     } catch (java.nio.file.NoSuchFileException e) {
       // taken by someone else meanwhile
@@ -217,7 +217,14 @@ public final class Spool {
     files.sort(Comparator.comparing(Spool::modified));
     for (Path old : files.subList(0, files.size() - KEEP_REJECTED)) {
       Files.deleteIfExists(old);
-      Files.deleteIfExists(old.resolveSibling(old.getFileName() + ".reason"));
+      Files.deleteIfExists(reasonFile(old));
     }
+  }
+
+  /** The reason file beside a rejected {@code NAME.json}: {@code NAME.reason}. */
+  private static Path reasonFile(Path rejected) {
+    String name = rejected.getFileName().toString();
+    String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+    return rejected.resolveSibling(stem + ".reason");
   }
 }

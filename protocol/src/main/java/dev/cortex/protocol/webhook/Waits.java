@@ -2,6 +2,7 @@ package dev.cortex.protocol.webhook;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -14,6 +15,12 @@ public final class Waits {
   public static final String CREATE = "/webhook/wait/create";
   public static final String CHECK = "/webhook/wait/check";
   public static final String CANCEL = "/webhook/wait/cancel";
+
+  /**
+   * The form a waitpoint's secret is minted in: {@code wps_} and 32 random bytes in base64url (43
+   * characters), so that it is recognised, and taken out, wherever it would be kept or shown.
+   */
+  public static final Pattern SECRET = Pattern.compile("wps_[A-Za-z0-9_-]{43}");
 
   public static final int MAX_LABEL = 200;
   public static final int MAX_INTENT = 4_000;

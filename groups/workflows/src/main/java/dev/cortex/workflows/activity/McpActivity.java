@@ -311,7 +311,11 @@ public final class McpActivity implements Activity {
     argv.set(
         0, resolveProgram(command.get(0), environment).map(Path::toString).orElse(command.get(0)));
     ProcessSpec spec =
-        ProcessSpec.builder(argv, environment.variables()).stdinOpen().capture(0, 0).build();
+        ProcessSpec.builder(argv, environment.variables())
+            .stdinOpen()
+            .capture(0, 0)
+            .followDescendants()
+            .build();
     return new StdioServerTransport(spec, McpAssembly.sdkMapper(), log, processes);
   }
 

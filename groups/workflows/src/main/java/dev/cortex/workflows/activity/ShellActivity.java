@@ -210,7 +210,8 @@ public final class ShellActivity implements Activity {
     ProcessSpec.Builder spec =
         ProcessSpec.builder(command, environment)
             .directory(cwd)
-            .capture(captureLimit - tailBytes(), tailBytes());
+            .capture(captureLimit - tailBytes(), tailBytes())
+            .followDescendants();
     if (with.path("stdin").isString()) {
       spec.stdin(with.get("stdin").stringValue().getBytes(StandardCharsets.UTF_8));
     }

@@ -2,6 +2,7 @@ package dev.cortex.server.daemon;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.Json;
+import dev.cortex.base.Redactor;
 import dev.cortex.base.StartupException;
 import dev.cortex.base.prices.ModelPrices;
 import dev.cortex.http.GuardedHandler;
@@ -12,6 +13,7 @@ import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
+import dev.cortex.protocol.webhook.Waits;
 import dev.cortex.protocol.webhook.Webhook;
 import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
@@ -170,7 +172,7 @@ public final class Daemon implements AutoCloseable {
     options.backends().forEach(b -> backends.put(b.name(), b));
     SessionService sessions =
         new SessionService(
-            new SessionStore(options.database(), options.clock()),
+            new SessionStore(options.database(), options.clock(), secrets(token, shared)),
             new Executions(options.database(), options.clock()),
             new Costs(options.database(), options.clock()),
             backends,
@@ -320,6 +322,14 @@ public final class Daemon implements AutoCloseable {
         Hub.PATH,
         server.hubUrl(hubPort));
     return daemon;
+  }
+
+  /**
+   * What a session's transcript never keeps: waitpoint secrets (by their form), the webhook token
+   * and the shared device token (by their values), and what a tool marks secret.
+   */
+  private static Redactor secrets(String webhookToken, String sharedToken) {
+    return Redactor.builder().form(Waits.SECRET).value(webhookToken).value(sharedToken).build();
   }
 
   private static SslContextFactory.Server tls(ServerSettings server, Map<String, String> env) {

@@ -2,7 +2,6 @@ package dev.cortex.server.daemon;
 
 import dev.cortex.http.JsonBodies;
 import dev.cortex.http.RequestGuard;
-import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.Machines;
 import java.time.Duration;
@@ -19,7 +18,6 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.server.WebSocketUpgradeHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The routes of the hub's port, each behind its {@link HubGate}: the WebSocket endpoint {@code
@@ -140,16 +138,20 @@ final class HubRoutes {
         return true;
       }
       byte[] body = JsonBodies.read(request, 4096);
-      JsonNode json = body == null ? null : parse(body);
-      String device = json == null ? null : json.path("device").asString(null);
-      String code = json == null ? null : json.path("code").asString(null);
+      JsonRoutes.Parsed<Enrolment> json =
+          body == null
+              ? new JsonRoutes.Parsed<>(null, null)
+              : JsonRoutes.strict(body, Enrolment.class);
+      String device = json.value() == null ? null : json.value().device();
+      String code = json.value() == null ? null : json.value().code();
       if (device == null || code == null || !Machines.NAME.matcher(device).matches()) {
+        String usage = "Send {\"device\": NAME, \"code\": CODE} as JSON.";
         JsonBodies.error(
             response,
             callback,
             400,
             "INVALID_ARGUMENT",
-            "Send {\"device\": NAME, \"code\": CODE} as JSON.");
+            json.problem() == null ? usage : json.problem() + " " + usage);
         return true;
       }
       String from = Request.getRemoteAddr(request);
@@ -214,11 +216,6 @@ final class HubRoutes {
     return "Device '" + device + "' is not registered in machines.json.";
   }
 
-  private static JsonNode parse(byte[] body) {
-    try {
-      return WireJson.mapper().readTree(body);
-    } catch (RuntimeException e) {
-      return null;
-    }
-  }
+  /** The body of {@code POST /enrol}; any other field is refused. */
+  record Enrolment(String device, String code) {}
 }

@@ -14,11 +14,14 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * The plumbing of the webhook's JSON routes: POST only, the caller's protocol version checked
- * first, bodies read up to a cap and bound to records, and answers as JSON lines (events, then one
- * {@code result} or {@code error}) that the webhook client reads as they come.
+ * first, bodies read up to a cap and bound to records by one strict rule (an unknown field is
+ * refused by name), and answers as JSON lines (events, then one {@code result} or {@code error})
+ * that the webhook client reads as they come.
  */
 final class JsonRoutes {
   static final int MAX_BODY = 64 * 1024 * 1024;
@@ -81,13 +84,66 @@ final class JsonRoutes {
     return false;
   }
 
-  /** The body bound to {@code type}, or null when it does not bind. */
-  static <T> T bind(byte[] body, Class<T> type) {
+  /**
+   * A body read by the rule of every HTTP body of the agent server ({@link #strict}): its value, or
+   * why it cannot be taken.
+   */
+  record Parsed<T>(T value, String problem) {}
+
+  /**
+   * The one rule for the bodies of the webhook's and the hub's HTTP routes: JSON of the protocol,
+   * bound to {@code type}, whose every field is one of the record's. An unknown field is refused by
+   * name, so that a misspelt field is never silently dropped. (The hub's WebSocket messages keep
+   * tolerating unknown fields: a v1 peer tolerates additions.)
+   *
+   * @return the value; or, with a null value, the unknown field's sentence, or a null problem when
+   *     the body does not bind at all
+   */
+  static <T> Parsed<T> strict(byte[] body, Class<T> type) {
     try {
-      return WireJson.mapper().readValue(body, type);
+      T value =
+          WireJson.mapper()
+              .readerFor(type)
+              .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+              .readValue(body);
+      return new Parsed<>(value, null);
+    } catch (UnrecognizedPropertyException e) {
+      return new Parsed<>(null, "The body has an unknown field '" + path(e) + "'.");
     } catch (JacksonException | NullPointerException | IllegalArgumentException e) {
-      return null;
+      return new Parsed<>(null, null);
     }
+  }
+
+  /** The unknown field's place, e.g. {@code surprise} or {@code params.surprise}. */
+  private static String path(UnrecognizedPropertyException e) {
+    StringBuilder path = new StringBuilder();
+    for (JacksonException.Reference reference : e.getPath()) {
+      if (reference.getPropertyName() != null) {
+        path.append(path.length() == 0 ? "" : ".").append(reference.getPropertyName());
+      } else if (reference.getIndex() >= 0) {
+        path.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    return path.length() == 0 ? e.getPropertyName() : path.toString();
+  }
+
+  /**
+   * The body bound to {@code type} by {@link #strict}, or null once the request is answered 400
+   * {@code INVALID_ARGUMENT}: naming the unknown field, else with {@code usage}.
+   */
+  static <T> T read(
+      byte[] body, Class<T> type, String usage, Response response, Callback callback) {
+    Parsed<T> parsed = strict(body, type);
+    if (parsed.value() != null) {
+      return parsed.value();
+    }
+    invalid(response, callback, parsed.problem() == null ? usage : parsed.problem() + " " + usage);
+    return null;
+  }
+
+  /** Answers 400 {@code INVALID_ARGUMENT} with {@code message}. */
+  static void invalid(Response response, Callback callback, String message) {
+    JsonBodies.error(response, callback, 400, "INVALID_ARGUMENT", message);
   }
 
   /** Answers one {@code result} line. */

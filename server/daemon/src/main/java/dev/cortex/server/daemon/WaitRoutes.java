@@ -69,9 +69,14 @@ final class WaitRoutes {
         Waits.CREATE,
         routes.post(
             (body, request, response, callback) -> {
-              Waits.Create create = JsonRoutes.bind(body, Waits.Create.class);
+              Waits.Create create =
+                  JsonRoutes.read(
+                      body,
+                      Waits.Create.class,
+                      "The body is not a waitpoint to create.",
+                      response,
+                      callback);
               if (create == null) {
-                invalid(response, callback, "The body is not a waitpoint to create.");
                 return;
               }
               answer(
@@ -97,9 +102,14 @@ final class WaitRoutes {
         Waits.CHECK,
         routes.post(
             (body, request, response, callback) -> {
-              Waits.Check check = JsonRoutes.bind(body, Waits.Check.class);
+              Waits.Check check =
+                  JsonRoutes.read(
+                      body,
+                      Waits.Check.class,
+                      "Send {\"session_id\": ID, \"id\"?: WAITPOINT}.",
+                      response,
+                      callback);
               if (check == null) {
-                invalid(response, callback, "Send {\"session_id\": ID, \"id\"?: WAITPOINT}.");
                 return;
               }
               answer(
@@ -111,9 +121,14 @@ final class WaitRoutes {
         Waits.CANCEL,
         routes.post(
             (body, request, response, callback) -> {
-              Waits.Cancel cancel = JsonRoutes.bind(body, Waits.Cancel.class);
+              Waits.Cancel cancel =
+                  JsonRoutes.read(
+                      body,
+                      Waits.Cancel.class,
+                      "Send {\"session_id\": ID, \"id\": WAITPOINT}.",
+                      response,
+                      callback);
               if (cancel == null) {
-                invalid(response, callback, "Send {\"session_id\": ID, \"id\": WAITPOINT}.");
                 return;
               }
               answer(response, callback, () -> waitpoints.cancel(cancel.sessionId(), cancel.id()));
@@ -121,17 +136,17 @@ final class WaitRoutes {
     return handlers;
   }
 
+  private static final String SIGNAL_USAGE =
+      "Send {\"id\": WAITPOINT, \"secret\": SECRET, \"status\"?: \"ok\"|\"fail\"|\"progress\","
+          + " \"message\"?: TEXT, \"member\"?: NAME, \"data\"?: JSON, \"signal_id\"?: ID}.";
+
   /** {@code POST /webhook/signal}. */
   Handler signal() {
     return routes.post(
         (body, request, response, callback) -> {
-          Signals.Signal signal = JsonRoutes.bind(body, Signals.Signal.class);
+          Signals.Signal signal =
+              JsonRoutes.read(body, Signals.Signal.class, SIGNAL_USAGE, response, callback);
           if (signal == null) {
-            invalid(
-                response,
-                callback,
-                "Send {\"id\": WAITPOINT, \"secret\": SECRET, \"status\"?: \"ok\"|\"fail\"|"
-                    + "\"progress\", \"message\"?: TEXT, \"member\"?: NAME, \"data\"?: JSON}.");
             return;
           }
           try {
@@ -190,9 +205,5 @@ final class WaitRoutes {
           default -> 400;
         };
     JsonBodies.error(response, callback, status, e.code(), e.getMessage());
-  }
-
-  private static void invalid(Response response, Callback callback, String message) {
-    JsonBodies.error(response, callback, 400, WaitException.INVALID_ARGUMENT, message);
   }
 }

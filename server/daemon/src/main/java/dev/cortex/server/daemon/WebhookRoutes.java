@@ -58,25 +58,22 @@ final class WebhookRoutes {
     return routes.protocolMatches(request, response, callback);
   }
 
-  private static <T> T bind(byte[] body, Class<T> type) {
-    return JsonRoutes.bind(body, type);
-  }
+  private static final String REMOTE_COMMAND_USAGE =
+      "Send {command_id, device, action (one of bash, read, write, edit, glob, grep, job), params,"
+          + " timeout_millis > 0}.";
 
   /** {@code POST /webhook/remote-command}: streams output events, then the result. */
   Handler remoteCommand() {
     return post(
         (body, request, response, callback) -> {
-          Webhook.RemoteCommand command = bind(body, Webhook.RemoteCommand.class);
-          if (command == null
-              || Action.of(command.action()) == null
-              || command.timeoutMillis() <= 0) {
-            JsonBodies.error(
-                response,
-                callback,
-                400,
-                "INVALID_ARGUMENT",
-                "Send {command_id, device, action (one of bash, read, write, edit, glob, grep,"
-                    + " job), params, timeout_millis > 0}.");
+          Webhook.RemoteCommand command =
+              JsonRoutes.read(
+                  body, Webhook.RemoteCommand.class, REMOTE_COMMAND_USAGE, response, callback);
+          if (command == null) {
+            return;
+          }
+          if (Action.of(command.action()) == null || command.timeoutMillis() <= 0) {
+            JsonRoutes.invalid(response, callback, REMOTE_COMMAND_USAGE);
             return;
           }
           Deadline deadline =
@@ -113,10 +110,14 @@ final class WebhookRoutes {
   Handler remoteCancel() {
     return post(
         (body, request, response, callback) -> {
-          Webhook.RemoteCancel cancel = bind(body, Webhook.RemoteCancel.class);
-          if (cancel == null || cancel.commandId() == null) {
-            JsonBodies.error(
-                response, callback, 400, "INVALID_ARGUMENT", "Send {\"command_id\": ID}.");
+          String usage = "Send {\"command_id\": ID}.";
+          Webhook.RemoteCancel cancel =
+              JsonRoutes.read(body, Webhook.RemoteCancel.class, usage, response, callback);
+          if (cancel == null) {
+            return;
+          }
+          if (cancel.commandId() == null) {
+            JsonRoutes.invalid(response, callback, usage);
             return;
           }
           boolean cancelled = hub.cancel(cancel.commandId(), "the caller cancelled it");
@@ -129,10 +130,14 @@ final class WebhookRoutes {
   Handler deviceRevoked() {
     return post(
         (body, request, response, callback) -> {
-          Webhook.DeviceRevoked revoked = bind(body, Webhook.DeviceRevoked.class);
-          if (revoked == null || revoked.device() == null) {
-            JsonBodies.error(
-                response, callback, 400, "INVALID_ARGUMENT", "Send {\"device\": NAME}.");
+          String usage = "Send {\"device\": NAME}.";
+          Webhook.DeviceRevoked revoked =
+              JsonRoutes.read(body, Webhook.DeviceRevoked.class, usage, response, callback);
+          if (revoked == null) {
+            return;
+          }
+          if (revoked.device() == null) {
+            JsonRoutes.invalid(response, callback, usage);
             return;
           }
           hub.drop(revoked.device(), "credential revoked");

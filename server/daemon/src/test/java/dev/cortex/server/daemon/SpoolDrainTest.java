@@ -85,8 +85,13 @@ class SpoolDrainTest {
     assertThat(refused).doesNotExist();
     assertThat(woken).hasSize(1);
     assertThat(woken.get(0)).contains("\"via\" : \"spool\"");
-    Path reason = spool.dir().resolve(Spool.REJECTED).resolve(refused.getFileName() + ".reason");
+    String name = refused.getFileName().toString();
+    Path rejected = spool.dir().resolve(Spool.REJECTED);
+    assertThat(rejected.resolve(name)).exists();
+    // NAME.json is moved aside with NAME.reason beside it, as the docs say.
+    Path reason = rejected.resolve(name.substring(0, name.length() - ".json".length()) + ".reason");
     assertThat(reason).content().startsWith(Signals.Codes.BAD_SECRET);
+    assertThat(rejected.resolve(name + ".reason")).doesNotExist();
   }
 
   @Test

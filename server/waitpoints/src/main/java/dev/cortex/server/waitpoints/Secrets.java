@@ -16,7 +16,9 @@ final class Secrets {
 
   private Secrets() {}
 
-  /** A new secret: {@code wps_} and 32 random bytes, base64url. */
+  /**
+   * A new secret: {@code wps_} and 32 random bytes, base64url (of the form {@code Waits.SECRET}).
+   */
   static String secret() {
     byte[] bytes = new byte[32];
     RANDOM.nextBytes(bytes);

@@ -49,7 +49,7 @@ class WaitpointsCreateTest {
     assertThat(view.round()).isEqualTo(1);
     assertThat(view.createdAt()).isEqualTo(START.toString());
     assertThat(view.expiresAt()).isEqualTo(START.plus(Duration.ofHours(168)).toString());
-    assertThat(created.secret()).startsWith("wps_").hasSizeGreaterThan(40);
+    assertThat(created.secret()).matches(Waits.SECRET);
   }
 
   @Test

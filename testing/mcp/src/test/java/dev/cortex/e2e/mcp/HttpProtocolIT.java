@@ -112,6 +112,67 @@ class HttpProtocolIT {
     assertThat(response.statusCode()).isEqualTo(413);
   }
 
+  /**
+   * Regression: a body over the cap sent whole, without {@code Expect: 100-continue}, was answered
+   * before it was read, and the connection was sometimes closed under the sender still writing it.
+   */
+  @Test
+  void bodyOverTheCap_sentWholeWithoutExpectContinue_isAnswered413_everyTime() throws Exception {
+    byte[] chunk = new byte[16 * 1024];
+    java.util.Arrays.fill(chunk, (byte) 'x');
+    int size = 256 * 1024;
+    for (int i = 0; i < 50; i++) {
+      try (Socket socket = new Socket("127.0.0.1", server.port)) {
+        socket.setSoTimeout(30_000);
+        OutputStream out = socket.getOutputStream();
+        String head =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + server.port
+                + "\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json, text/event-stream\r\nContent-Length: "
+                + size
+                + "\r\n\r\n";
+        String outcome;
+        try {
+          out.write(head.getBytes(StandardCharsets.US_ASCII));
+          for (int sent = 0; sent < size; sent += chunk.length) {
+            out.write(chunk);
+          }
+          out.flush();
+          outcome = statusLine(socket.getInputStream());
+        } catch (java.io.IOException e) {
+          outcome = "cut short: " + e.getMessage();
+        }
+        assertThat(outcome).as("attempt %d", i + 1).contains(" 413 ");
+      }
+    }
+  }
+
+  /** Regression: without a token configured, a secret in the query string was let through. */
+  @Test
+  void secretInTheQueryString_isRefusedWith401_withoutATokenToo() throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(server.url + "?access_token=" + "t".repeat(20)))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(response.statusCode()).isEqualTo(401);
+    assertThat(response.body()).contains("query string");
+  }
+
+  private static String statusLine(InputStream in) throws java.io.IOException {
+    StringBuilder line = new StringBuilder();
+    int c;
+    while ((c = in.read()) != -1 && c != '\n') {
+      line.append((char) c);
+    }
+    return line.toString();
+  }
+
   @Test
   void toolsCallWithMalformedArguments_isAnsweredInvalidParams() throws Exception {
     HttpResponse<String> response =

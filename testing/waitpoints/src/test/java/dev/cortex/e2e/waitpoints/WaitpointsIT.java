@@ -356,13 +356,14 @@ class WaitpointsIT {
     Eventually.until(
         "the file taken", AgentServer.LIMIT, () -> !Files.exists(spool.resolve("job-17.json")));
 
-    // A malformed file is moved aside with the reason, not retried.
+    // A malformed file is moved aside with the reason (NAME.reason beside it), not retried.
     Files.writeString(spool.resolve("broken.json"), "{not json");
     Eventually.until(
         "the file moved aside",
         AgentServer.LIMIT,
-        () -> Files.exists(spool.resolve("rejected/broken.json.reason")));
-    assertThat(Files.readString(spool.resolve("rejected/broken.json.reason"))).contains("not JSON");
+        () -> Files.exists(spool.resolve("rejected/broken.reason")));
+    assertThat(Files.readString(spool.resolve("rejected/broken.reason"))).contains("not JSON");
+    assertThat(spool.resolve("rejected/broken.json")).exists();
 
     awaitIdle(session.id());
     assertThat(server.stop()).isEqualTo(143);

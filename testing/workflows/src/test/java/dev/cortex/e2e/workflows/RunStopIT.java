@@ -105,6 +105,68 @@ class RunStopIT {
     }
   }
 
+  /**
+   * Regression: a step's {@code setsid sh -c 'sleep 40' &} outlived runs_cancel, having left the
+   * step's process group; it is the step's descendant all the same, and ends with it.
+   */
+  @Test
+  void runsCancel_endsAStepsDescendantThatStartedASessionOfItsOwn() throws Exception {
+    String manifest =
+        WorkflowServer.manifest(
+            work,
+            "escapes",
+            """
+            name: escapes
+            version: "1"
+            capabilities: [shell]
+            steps:
+              - id: work
+                kind: shell
+                with:
+                  script: "setsid sh -c 'sleep 40' & echo $! $$ > %1$s/pids.tmp; mv %1$s/pids.tmp %1$s/pids; sleep 300"
+            """
+                .formatted(work));
+    try (WorkflowServer server = WorkflowServer.start(home)) {
+      String runId =
+          server.ok("run", args("workflow", manifest, "detach", true)).path("run_id").asString();
+      List<Long> pids = pids();
+      long session = pids.get(0);
+      Eventually.until(
+          "the step's descendant runs in a session of its own",
+          LIMIT,
+          () -> !sessionMembers(session).isEmpty());
+
+      JsonNode trace = server.ok("runs_cancel", args("run_id", runId));
+
+      assertThat(trace.path("status").asString()).as(trace.toString()).isEqualTo("cancelled");
+      assertThat(sessionMembers(session)).as("processes of the descendant's session").isEmpty();
+      assertThat(running(pids.get(1))).as("the step's shell").isFalse();
+    }
+  }
+
+  /** The pids of the running processes of session {@code session}. */
+  static List<Long> sessionMembers(long session) throws IOException {
+    List<Long> members = new ArrayList<>();
+    try (var entries = Files.list(Path.of("/proc"))) {
+      for (Path entry : entries.toList()) {
+        String name = entry.getFileName().toString();
+        if (!name.chars().allMatch(Character::isDigit)) {
+          continue;
+        }
+        try {
+          String stat = Files.readString(entry.resolve("stat"));
+          String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          if (!fields[0].equals("Z") && Long.parseLong(fields[3]) == session) {
+            members.add(Long.parseLong(name));
+          }
+        } catch (IOException e) {
+          // gone meanwhile
+        }
+      }
+    }
+    return members;
+  }
+
   @Test
   void cortexRunsCancel_fromAnotherProcess_stopsTheServersRun() throws Exception {
     try (WorkflowServer server = WorkflowServer.start(home)) {

@@ -1,5 +1,6 @@
 package dev.cortex.server.sessions.store;
 
+import dev.cortex.base.Redactor;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Sql;
 import java.nio.file.Path;
@@ -24,10 +25,21 @@ public final class SessionStore {
 
   private final Supplier<Database> database;
   private final Clock clock;
+  private final Redactor redactor;
 
+  /** A store whose transcripts lose the values tools mark secret ({@link Redactor#marked()}). */
   public SessionStore(Supplier<Database> database, Clock clock) {
+    this(database, clock, Redactor.marked());
+  }
+
+  /**
+   * A store whose transcript entries lose every secret {@code redactor} knows before they are kept
+   * (and handed to followers).
+   */
+  public SessionStore(Supplier<Database> database, Clock clock, Redactor redactor) {
     this.database = Objects.requireNonNull(database, "database");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.redactor = Objects.requireNonNull(redactor, "redactor");
   }
 
   /** Inserts a new session. */
@@ -140,9 +152,13 @@ public final class SessionStore {
                     id));
   }
 
-  /** Appends an entry to a session's transcript and returns it with its number. */
+  /**
+   * Appends an entry to a session's transcript, its secrets taken out, and returns it with its
+   * number.
+   */
   public Transcript.Entry append(
-      String sessionId, String executionId, Transcript.Kind kind, String body) {
+      String sessionId, String executionId, Transcript.Kind kind, String entry) {
+    String body = redactor.redact(entry);
     Instant at = now();
     long seq =
         database
