@@ -4,6 +4,7 @@ import static dev.cortex.testing.EvidenceServer.args;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.FakeZenity;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.RawStdio;
@@ -12,6 +13,7 @@ import dev.cortex.testing.WorkflowServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -263,11 +265,8 @@ class ConsentIT {
       assertThat(result.path("result").path("structuredContent").path("status").asString())
           .as(result.toString())
           .isEqualTo("succeeded");
-      Instant deadline = Instant.now().plusSeconds(20);
-      while (!Files.exists(closed) && Instant.now().isBefore(deadline)) {
-        Thread.sleep(50);
-      }
-      assertThat(closed).as("the dialog was withdrawn").exists();
+      Eventually.until(
+          "the dialog was withdrawn", Duration.ofSeconds(20), () -> Files.exists(closed));
     }
   }
 

@@ -6,6 +6,7 @@ import static dev.cortex.testing.WorkflowServer.step;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.FakeZenity;
 import dev.cortex.testing.JsonRpcLines;
 import dev.cortex.testing.Outcome;
@@ -83,10 +84,7 @@ class WorkflowRunControlIT {
 
       assertThat(outcome.isError()).as(outcome.text()).isFalse();
       String runId = outcome.structured().path("run_id").asString();
-      Instant deadline = Instant.now().plus(LIMIT);
-      while (server.progress.size() < 4 && Instant.now().isBefore(deadline)) {
-        Thread.sleep(20);
-      }
+      Eventually.until("four progress notifications", LIMIT, () -> server.progress.size() >= 4);
       List<McpSchema.ProgressNotification> notes = new ArrayList<>(server.progress);
       notes.sort(Comparator.comparingDouble(McpSchema.ProgressNotification::progress));
       assertThat(notes).hasSize(4);
