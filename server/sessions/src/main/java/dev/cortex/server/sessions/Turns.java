@@ -222,7 +222,8 @@ final class Turns implements AutoCloseable {
   }
 
   /**
-   * Records what the turn cost: the backend's own figure, else its tokens at the table's prices.
+   * Records what the turn cost: the backend's own figure, else its tokens at the table's prices
+   * (cache reads and writes at the table's cache rates).
    */
   private void cost(Session session, LiveTurn turn, BackendEvent.Cost cost) {
     double usd =
@@ -230,7 +231,12 @@ final class Turns implements AutoCloseable {
             ? cost.usd()
             : prices
                 .usd(
-                    cost.model(), cost.inputTokens() + cost.cacheWriteTokens(), cost.outputTokens())
+                    cost.model(),
+                    new ModelPrices.Tokens(
+                        cost.inputTokens(),
+                        cost.outputTokens(),
+                        cost.cacheReadTokens(),
+                        cost.cacheWriteTokens()))
                 .map(java.math.BigDecimal::doubleValue)
                 .orElse(0.0);
     turn.usd += usd;

@@ -2,6 +2,7 @@ package dev.cortex.server.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.prices.ModelPrices;
@@ -204,6 +205,25 @@ class SessionServiceTest {
     assertThat(execution.costUsd()).isEqualTo(0.25);
     assertThat(sessions.runningExecution(session.id())).isNull();
     assertThat(sessions.get("plain").state()).isEqualTo(Session.State.IDLE);
+  }
+
+  @Test
+  void send_costWithoutAFigure_pricesEveryKindOfTokenAtTheTablesRate() throws Exception {
+    Session session =
+        session(
+            "cached",
+            """
+            read -r line
+            echo '{"type":"cost","model":"claude-sonnet-4-5","input_tokens":1000000,"output_tokens":0,"cache_read_tokens":1000000,"cache_write_tokens":1000000,"usd":null}'
+            echo '{"type":"end","status":"completed","result":"ok"}'
+            """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+
+    SessionService.Delivery delivery = sessions.send("cached", "hi", "person");
+
+    await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    // $3 input, $0.30 cache reads and $3.75 cache writes a million for claude-sonnet-4-5.
+    assertThat(executions.get(delivery.executionId()).costUsd()).isCloseTo(7.05, within(1e-9));
   }
 
   static final String WORKING =

@@ -181,8 +181,9 @@ class CompositionIT {
     assertThat(record.path("error").isNull()).isTrue();
     assertThat(record.path("ended_at").isString()).isTrue();
     assertThat(record.path("turns").asInt()).isEqualTo(1);
-    // No usd from the backend: priced by the shipped table, $3 and $15 per million tokens.
-    double usd = 1000 * 3e-6 + 200 * 15e-6;
+    // No usd from the backend: priced by the shipped table, $3 input, $15 output and $0.30 cache
+    // reads per million tokens.
+    double usd = 1000 * 3e-6 + 200 * 15e-6 + 50 * 0.30e-6;
     assertThat(record.path("cost_usd").asDouble()).isCloseTo(usd, within(1e-9));
     JsonNode spent = api.costs(project);
     assertThat(spent.path("today").path("usd").asDouble()).isCloseTo(usd, within(1e-9));
