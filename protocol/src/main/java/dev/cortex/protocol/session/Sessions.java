@@ -13,9 +13,10 @@ import tools.jackson.databind.JsonNode;
  * The agent server's session API on the webhook, for {@code cortex sessions} and {@code cortex
  * chat}: its routes (POST, with the webhook token and protocol header), the bounds both sides
  * check, a record per request and per answer. Every record travels with all of its fields, nulls
- * included, in snake_case; unknown request fields are ignored. A request that breaks a rule cannot
- * be built: its compact constructor throws {@link BadRequest} with the sentence the server answers
- * ({@code INVALID_ARGUMENT}). The events of a followed turn are {@link SessionEvent}s.
+ * included, in snake_case; the server refuses a request field its record does not have ({@code
+ * INVALID_ARGUMENT}, naming it). A request that breaks a rule cannot be built: its compact
+ * constructor throws {@link BadRequest} with the sentence the server answers ({@code
+ * INVALID_ARGUMENT}). The events of a followed turn are {@link SessionEvent}s.
  */
 public final class Sessions {
   private Sessions() {}

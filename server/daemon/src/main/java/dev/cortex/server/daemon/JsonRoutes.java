@@ -6,7 +6,9 @@ import dev.cortex.protocol.webhook.Webhook;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Map;
+import java.util.TreeSet;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -14,6 +16,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * The plumbing of the webhook's JSON routes: POST only, the caller's protocol version checked
@@ -87,6 +91,38 @@ final class JsonRoutes {
       return WireJson.mapper().readValue(body, type);
     } catch (JacksonException | NullPointerException | IllegalArgumentException e) {
       return null;
+    }
+  }
+
+  /**
+   * The body bound to {@code type}, refusing any field {@code type} does not have: the webhook's
+   * one rule for strict routes (the session API's).
+   *
+   * @throws UnknownField naming the first such field
+   * @throws JacksonException when the body does not bind for another reason
+   */
+  static <T> T strict(byte[] body, Class<T> type) {
+    try {
+      return WireJson.mapper()
+          .readerFor(type)
+          .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .readValue(body);
+    } catch (UnrecognizedPropertyException e) {
+      throw new UnknownField(e.getPropertyName(), e.getKnownPropertyIds());
+    }
+  }
+
+  /** A request field its route does not have (a misspelling, say): {@code INVALID_ARGUMENT}. */
+  static final class UnknownField extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    UnknownField(String field, Collection<Object> known) {
+      super(
+          "The request has an unknown field '"
+              + field
+              + "'; its fields are "
+              + String.join(", ", new TreeSet<>(known.stream().map(String::valueOf).toList()))
+              + ".");
     }
   }
 

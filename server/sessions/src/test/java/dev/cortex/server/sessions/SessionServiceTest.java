@@ -370,7 +370,19 @@ class SessionServiceTest {
                 sessions.create(
                     new SessionService.NewSession(
                         "x", "irc:#a", null, "claude", null, null, null, null, null, work, null)))
-        .hasMessage("'irc:#a' is not a channel: cli:, web:, slack: or feishu: and an id.");
+        .hasMessage(
+            "'irc:#a' is not a channel: cli: and an id (web:, slack: and feishu: are reserved).");
+    for (String channel : List.of("web:board-7", "slack:C0123", "feishu:oc_42")) {
+      assertThatThrownBy(
+              () ->
+                  sessions.create(
+                      new SessionService.NewSession(
+                          null, channel, null, "claude", null, null, null, null, null, work, null)))
+          .isInstanceOf(SessionException.class)
+          .hasMessageStartingWith("Channel " + channel + " is reserved for the ")
+          .extracting(e -> ((SessionException) e).code())
+          .isEqualTo(SessionException.RESERVED_CHANNEL);
+    }
     assertThatThrownBy(() -> sessions.send("nobody", "hi", "person"))
         .isInstanceOf(SessionException.class)
         .hasMessage("No session 'nobody'.");
