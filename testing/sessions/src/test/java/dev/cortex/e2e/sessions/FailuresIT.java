@@ -190,7 +190,11 @@ class FailuresIT {
     assertThat(api.call("send", Map.of("session", taken)).code()).isEqualTo("INVALID_ARGUMENT");
     for (String route : List.of("show", "send", "stop", "transcript")) {
       SessionApi.Answer answer =
-          api.call(route, Map.of("session", "no-such-session", "text", "hello"));
+          api.call(
+              route,
+              route.equals("send")
+                  ? Map.of("session", "no-such-session", "text", "hello")
+                  : Map.of("session", "no-such-session"));
       assertThat(answer.status()).as(route).isEqualTo(404);
       assertThat(answer.code()).as(route).isEqualTo("NOT_FOUND");
       assertThat(answer.message()).as(route).isEqualTo("No session 'no-such-session'.");
