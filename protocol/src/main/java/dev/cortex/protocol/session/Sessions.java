@@ -298,17 +298,24 @@ public final class Sessions {
    * What became of a message: the answer of {@link #SEND} without {@code follow}, and the first
    * event of a followed one.
    *
-   * @param status {@link #STARTED}, {@link #INJECTED}, {@link #QUEUED} or {@link #DELIVERED}
-   * @param executionId the turn that took it (or, queued, the one running), or null
+   * @param status {@link #STARTED}, {@link #INJECTED}, {@link #OFFERED}, {@link #QUEUED} or {@link
+   *     #DELIVERED}
+   * @param executionId the turn that has it (or, offered or queued, the one running), or null
    * @param inboxSeq the message's number in the session's inbox
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Delivery(String status, String executionId, long inboxSeq) {
-    /** A new turn took the message. */
+    /** A new turn started with the message, as its prompt. */
     public static final String STARTED = "started";
 
-    /** The running turn took it. */
+    /** The running turn took it: its backend acknowledged it. */
     public static final String INJECTED = "injected";
+
+    /**
+     * The running turn was given it and has not acknowledged it yet: it has it once it does, else
+     * the next turn takes it.
+     */
+    public static final String OFFERED = "offered";
 
     /** The next turn takes it. */
     public static final String QUEUED = "queued";
