@@ -12,25 +12,26 @@ import java.util.concurrent.TimeoutException;
  * Where a message goes: every message is put in the session's inbox first (durably); a turn that
  * runs and whose backend acknowledges messages is offered it at once, else it waits in the queue
  * for the next turn, which starts at once when none runs. The answer says what became of it,
- * waiting a little ({@code ackWait}) for an offered message's acknowledgement.
+ * waiting a little, when asked to, for an offered message's acknowledgement.
  */
 final class Deliveries {
   private final Inbox inbox;
   private final Turns turns;
-  private final Duration ackWait;
 
-  Deliveries(Inbox inbox, Turns turns, Duration ackWait) {
+  Deliveries(Inbox inbox, Turns turns) {
     this.inbox = inbox;
     this.turns = turns;
-    this.ackWait = ackWait;
   }
 
   /**
    * Delivers a message to a session's agent.
    *
    * @param key null, or the key that makes a second message of the same key a no-op
+   * @param ackWait how long to wait for the acknowledgement of a message offered to the running
+   *     turn before answering {@code offered} (zero: not at all)
    */
-  SessionService.Delivery deliver(Session session, String text, String source, String key) {
+  SessionService.Delivery deliver(
+      Session session, String text, String source, String key, Duration ackWait) {
     String id = session.id();
     long seq;
     LiveTurn running;
@@ -55,7 +56,7 @@ final class Deliveries {
         return new SessionService.Delivery(SessionService.QUEUED, running.executionId, seq);
       }
     }
-    Boolean taken = await(outcome);
+    Boolean taken = await(outcome, ackWait);
     if (taken == null) {
       return new SessionService.Delivery(SessionService.OFFERED, running.executionId, seq);
     }
@@ -67,9 +68,11 @@ final class Deliveries {
   /**
    * Whether the turn took the message (false: it went back to the queue); null when unknown yet.
    */
-  private Boolean await(CompletableFuture<Boolean> outcome) {
+  private static Boolean await(CompletableFuture<Boolean> outcome, Duration ackWait) {
     try {
-      return outcome.get(ackWait.toMillis(), TimeUnit.MILLISECONDS);
+      return ackWait.isZero()
+          ? outcome.getNow(null)
+          : outcome.get(ackWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
       return null;
     } catch (InterruptedException e) {

@@ -107,7 +107,7 @@ public final class SessionService implements AutoCloseable {
             settings.maxTurn(),
             clock,
             followers);
-    this.deliveries = new Deliveries(store.inbox(), turns, ACK_WAIT);
+    this.deliveries = new Deliveries(store.inbox(), turns);
   }
 
   /**
@@ -176,20 +176,23 @@ public final class SessionService implements AutoCloseable {
     if (refusal != null) {
       throw new SessionException(SessionException.BUDGET_EXCEEDED, refusal);
     }
-    return deliveries.deliver(session, text, source, null);
+    return deliveries.deliver(session, text, source, null, ACK_WAIT);
   }
 
   /**
    * Wakes a session with a message from outside it (a waitpoint's result), once per {@code key}:
    * the same key again, e.g. after a restart, does not send the message twice. Budgets are checked
-   * when the turn starts, not here: a wake is never lost to a refusal.
+   * when the turn starts, not here: a wake is never lost to a refusal. It does not wait for the
+   * running turn's acknowledgement (the server's housekeeping delivers wakes too): a wake offered
+   * to it is answered {@code offered} unless it took it already.
    *
    * @return what became of the message; {@code delivered} when the key was taken before
    */
   public Delivery wake(String sessionId, String text, String source, String key)
       throws SessionException {
     Session session = get(sessionId);
-    return deliveries.deliver(session, text, source, Objects.requireNonNull(key, "key"));
+    return deliveries.deliver(
+        session, text, source, Objects.requireNonNull(key, "key"), Duration.ZERO);
   }
 
   /** Stops the turn running in a session; false when none runs. */
