@@ -82,7 +82,7 @@ class DeliveryStressIT {
               fixture.sendPaced(id, sent, Duration.ofMillis(25));
 
               fixture.awaitEachOnce(id, sent);
-              if (api.transcript(id).stream()
+              if (api.transcriptAll(id).stream()
                   .anyMatch(
                       e ->
                           e.path("kind").asString().equals("user")

@@ -50,8 +50,9 @@ class WakeDeliveryIT {
 
   /**
    * Wakes in a burst after a restart (several waitpoints whose quorum was reached before a kill,
-   * due at the same tick) used to be lost like messages sent as a turn ends: each reaches the agent
-   * once.
+   * due at the same tick) used to be lost like messages sent as a turn ends: the running turn took
+   * the first and ended, and the others, injected into it as it ended, never reached the agent.
+   * Each reaches the agent once.
    */
   @Test
   void wakes_inABurstAfterARestart_eachReachTheAgentOnce() throws Exception {
@@ -71,6 +72,11 @@ class WakeDeliveryIT {
       assertThat(wakes.wakes(id)).as("all within the coalescing window").isEmpty();
 
       wakes.killAndRestart();
+      wakes.api.send(
+          id,
+          TestJson.JSON.writeValueAsString(
+              Map.of("say", "ready", "await_inject", 1, "flood", 1200)));
+      wakes.api.awaitEntry(id, said("ready"), "the turn waiting");
       wakes.server.advanceClock(Duration.ofSeconds(60));
 
       wakes.awaitWakesOnce(id, marks);
