@@ -13,9 +13,10 @@ import tools.jackson.databind.JsonNode;
  * The agent server's session API on the webhook, for {@code cortex sessions} and {@code cortex
  * chat}: its routes (POST, with the webhook token and protocol header), the bounds both sides
  * check, a record per request and per answer. Every record travels with all of its fields, nulls
- * included, in snake_case; unknown request fields are ignored. A request that breaks a rule cannot
- * be built: its compact constructor throws {@link BadRequest} with the sentence the server answers
- * ({@code INVALID_ARGUMENT}). The events of a followed turn are {@link SessionEvent}s.
+ * included, in snake_case; the server refuses a request field its record does not have ({@code
+ * INVALID_ARGUMENT}, naming it). A request that breaks a rule cannot be built: its compact
+ * constructor throws {@link BadRequest} with the sentence the server answers ({@code
+ * INVALID_ARGUMENT}). The events of a followed turn are {@link SessionEvent}s.
  */
 public final class Sessions {
   private Sessions() {}
@@ -297,17 +298,24 @@ public final class Sessions {
    * What became of a message: the answer of {@link #SEND} without {@code follow}, and the first
    * event of a followed one.
    *
-   * @param status {@link #STARTED}, {@link #INJECTED}, {@link #QUEUED} or {@link #DELIVERED}
-   * @param executionId the turn that took it (or, queued, the one running), or null
+   * @param status {@link #STARTED}, {@link #INJECTED}, {@link #OFFERED}, {@link #QUEUED} or {@link
+   *     #DELIVERED}
+   * @param executionId the turn that has it (or, offered or queued, the one running), or null
    * @param inboxSeq the message's number in the session's inbox
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Delivery(String status, String executionId, long inboxSeq) {
-    /** A new turn took the message. */
+    /** A new turn started with the message, as its prompt. */
     public static final String STARTED = "started";
 
-    /** The running turn took it. */
+    /** The running turn took it: its backend acknowledged it. */
     public static final String INJECTED = "injected";
+
+    /**
+     * The running turn was given it and has not acknowledged it yet: it has it once it does, else
+     * the next turn takes it.
+     */
+    public static final String OFFERED = "offered";
 
     /** The next turn takes it. */
     public static final String QUEUED = "queued";

@@ -34,7 +34,11 @@ final class FollowedTurn {
     this.every = TimeUnit.SECONDS.toNanos(progressSeconds);
   }
 
-  /** Streams until the end of the turn that takes {@code delivery}'s message, and returns it. */
+  /**
+   * Streams until the end of the turn that takes {@code delivery}'s message, and returns it: the
+   * turn it was offered to, unless that one ended without taking it (the message went back to the
+   * queue), then the one that takes it next.
+   */
   Sessions.TurnEnd follow(Sessions.Delivery delivery) throws InterruptedException {
     String execution =
         delivery.status().equals(Sessions.Delivery.QUEUED) ? null : delivery.executionId();
@@ -52,6 +56,10 @@ final class FollowedTurn {
         execution = delivered.executionId();
         started = now;
         news = now;
+      } else if (update instanceof SessionService.Update.Returned returned
+          && returned.inboxSeq() == delivery.inboxSeq()) {
+        // The turn ended before it took the message: the next turn takes it.
+        execution = null;
       } else if (update instanceof SessionService.Update.Entry entry
           && execution != null
           && execution.equals(entry.entry().executionId())) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.TreeSet;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -88,7 +89,11 @@ final class JsonRoutes {
    * A body read by the rule of every HTTP body of the agent server ({@link #strict}): its value, or
    * why it cannot be taken.
    */
-  record Parsed<T>(T value, String problem) {}
+  record Parsed<T>(T value, String problem, RuntimeException failure) {
+    Parsed(T value, String problem) {
+      this(value, problem, null);
+    }
+  }
 
   /**
    * The one rule for the bodies of the webhook's and the hub's HTTP routes: JSON of the protocol,
@@ -108,10 +113,20 @@ final class JsonRoutes {
               .readValue(body);
       return new Parsed<>(value, null);
     } catch (UnrecognizedPropertyException e) {
-      return new Parsed<>(null, "The body has an unknown field '" + path(e) + "'.");
+      return new Parsed<>(null, unknownField(e), e);
     } catch (JacksonException | NullPointerException | IllegalArgumentException e) {
-      return new Parsed<>(null, null);
+      return new Parsed<>(null, null, e);
     }
+  }
+
+  /** The sentence of an unknown field: its place in the body, and the fields allowed there. */
+  private static String unknownField(UnrecognizedPropertyException e) {
+    return "The request has an unknown field '"
+        + path(e)
+        + "'; its fields are "
+        + String.join(
+            ", ", new TreeSet<>(e.getKnownPropertyIds().stream().map(String::valueOf).toList()))
+        + ".";
   }
 
   /** The unknown field's place, e.g. {@code surprise} or {@code params.surprise}. */

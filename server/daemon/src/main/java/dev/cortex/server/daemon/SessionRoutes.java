@@ -20,14 +20,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import tools.jackson.core.JacksonException;
 
 /**
  * The agent server's session API on the webhook ({@link Sessions}; token and protocol checked like
  * every webhook route), for {@code cortex sessions} and {@code cortex chat}: create, list, show,
  * send (and follow the turn that takes the message, its transcript entries streamed as they are
- * recorded), stop, and page through a transcript. Bodies are read into the API's records, whose
- * rules answer {@code INVALID_ARGUMENT}; answers are its records.
+ * recorded), stop, and page through a transcript. Bodies are read strictly into the API's records
+ * ({@link JsonRoutes#strict}: a field a record does not have is refused), whose rules answer {@code
+ * INVALID_ARGUMENT}; answers are its records.
  */
 final class SessionRoutes {
   private final SessionService sessions;
@@ -132,22 +132,23 @@ final class SessionRoutes {
   }
 
   /**
-   * The body as {@code type}, or null once it answered {@code INVALID_ARGUMENT}: with the rule the
-   * request breaks, else with {@code usage}.
+   * The body as {@code type}, or null once it answered {@code INVALID_ARGUMENT}: naming a field the
+   * request may not have, with the rule the request breaks, else with {@code usage}.
    */
   private static <T> T read(
       byte[] body, Class<T> type, String usage, Response response, Callback callback) {
-    try {
-      T value = WireJson.mapper().readValue(body, type);
-      if (value != null) {
-        return value;
-      }
-    } catch (JacksonException | IllegalArgumentException | NullPointerException e) {
-      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-        if (cause instanceof Sessions.BadRequest broken) {
-          invalid(response, callback, broken.getMessage());
-          return null;
-        }
+    JsonRoutes.Parsed<T> parsed = JsonRoutes.strict(body, type);
+    if (parsed.value() != null) {
+      return parsed.value();
+    }
+    if (parsed.problem() != null) {
+      invalid(response, callback, parsed.problem());
+      return null;
+    }
+    for (Throwable cause = parsed.failure(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof Sessions.BadRequest broken) {
+        invalid(response, callback, broken.getMessage());
+        return null;
       }
     }
     invalid(response, callback, usage);
@@ -278,6 +279,7 @@ final class SessionRoutes {
         switch (e.code()) {
           case SessionException.NOT_FOUND -> 404;
           case SessionException.BUDGET_EXCEEDED -> 402;
+          case SessionException.RESERVED_CHANNEL -> 403;
           default -> 400;
         };
     JsonBodies.error(response, callback, status, e.code(), e.getMessage());

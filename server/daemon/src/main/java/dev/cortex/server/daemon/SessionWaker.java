@@ -6,7 +6,10 @@ import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.waitpoints.WaitException;
 import dev.cortex.server.waitpoints.Waker;
 
-/** Waitpoints wake the sessions of the agent server: a new turn, or the running one. */
+/**
+ * Waitpoints wake the sessions of the agent server: a wake is a message of the session, delivered
+ * as any other (a new turn, or the running one once it acknowledges it), once per key.
+ */
 final class SessionWaker implements Waker {
   private final SessionService sessions;
 
@@ -28,9 +31,14 @@ final class SessionWaker implements Waker {
     try {
       SessionService.Delivery delivery = sessions.wake(sessionId, text, "waitpoint", key);
       return switch (delivery.status()) {
-        case "started" -> "woke in a new turn (" + delivery.executionId() + ")";
-        case "injected" -> "got it in its running turn (" + delivery.executionId() + ")";
-        case "queued" -> "gets it when its running turn ends";
+        case SessionService.STARTED -> "woke in a new turn (" + delivery.executionId() + ")";
+        case SessionService.INJECTED ->
+            "got it in its running turn (" + delivery.executionId() + ")";
+        case SessionService.OFFERED ->
+            "was handed it in its running turn ("
+                + delivery.executionId()
+                + "), or gets it in the next one";
+        case SessionService.QUEUED -> "gets it when its running turn ends";
         default -> "had it already";
       };
     } catch (SessionException e) {

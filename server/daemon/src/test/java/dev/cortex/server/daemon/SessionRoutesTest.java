@@ -149,7 +149,7 @@ class SessionRoutesTest {
   void createShowAndList_answerTheSessionWithEveryField_nullsIncluded() throws Exception {
     assertThat(create("a1")).isEqualTo("{\"result\":" + A1 + "}\n");
 
-    assertThat(post(Sessions.SHOW, "{\"session\":\"a1\",\"later\":true}"))
+    assertThat(post(Sessions.SHOW, "{\"session\":\"a1\"}"))
         .isEqualTo(new Answer(200, "{\"result\":" + A1 + "}\n"));
     assertThat(post(Sessions.LIST, "")).isEqualTo(post(Sessions.LIST, "{\"limit\":50}"));
     assertThat(post(Sessions.LIST, "{}").body())
@@ -286,10 +286,58 @@ class SessionRoutesTest {
                       + dev.cortex.base.Json.write(request.get(2))
                       + "}}\n"));
     }
+    assertThat(
+            post(
+                Sessions.CREATE,
+                "{\"channel\":\"slack:C0123\",\"program\":[\"x\"],\"working_dir\":\""
+                    + work
+                    + "\"}"))
+        .isEqualTo(
+            new Answer(
+                403,
+                "{\"error\":{\"code\":\"RESERVED_CHANNEL\",\"message\":\"Channel slack:C0123 is"
+                    + " reserved for the Slack front door, which this agent server does not have; a"
+                    + " session of cortex sessions or cortex chat is on cli:NAME (the default).\"}}\n"));
     assertThat(post(Sessions.SEND, "{\"session\":\"nobody\",\"text\":\"x\"}"))
         .isEqualTo(
             new Answer(
                 404,
                 "{\"error\":{\"code\":\"NOT_FOUND\",\"message\":\"No session 'nobody'.\"}}\n"));
+  }
+
+  /**
+   * Unknown fields used to be ignored: {"bakend": "command"} created a session of the default
+   * backend. Every body of the session API is read strictly.
+   */
+  @Test
+  void unknownFields_onEveryRoute_areRefusedNamingTheField_andNothingIsWritten() throws Exception {
+    create("a1");
+    List<List<String>> misspelt =
+        List.of(
+            List.of(
+                Sessions.CREATE,
+                "{\"name\":\"b1\",\"bakend\":\"command\",\"program\":[\"x\"]}",
+                "bakend"),
+            List.of(Sessions.LIST, "{\"limt\":5}", "limt"),
+            List.of(Sessions.SHOW, "{\"session\":\"a1\",\"later\":true}", "later"),
+            List.of(Sessions.STOP, "{\"session\":\"a1\",\"force\":true}", "force"),
+            List.of(Sessions.TRANSCRIPT, "{\"session\":\"a1\",\"from\":2}", "from"),
+            List.of(Sessions.SEND, "{\"session\":\"a1\",\"text\":\"x\",\"folow\":true}", "folow"));
+    for (List<String> request : misspelt) {
+      Answer answer = post(request.get(0), request.get(1));
+      assertThat(answer.status()).as("%s", request).isEqualTo(400);
+      JsonNode error = WireJson.mapper().readTree(answer.body()).path("error");
+      assertThat(error.path("code").asString()).as("%s", request).isEqualTo("INVALID_ARGUMENT");
+      assertThat(error.path("message").asString())
+          .as("%s", request)
+          .startsWith("The request has an unknown field '" + request.get(2) + "'");
+    }
+    assertThat(post(Sessions.CREATE, "{\"bakend\":\"command\"}").body())
+        .isEqualTo(
+            "{\"error\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"The request has an unknown"
+                + " field 'bakend'; its fields are backend, channel, composition, mode, model, name,"
+                + " program, project, started_by, tool_allowlist, working_dir.\"}}\n");
+    assertThat(sessions.list(10)).extracting(s -> s.name()).containsExactly("a1");
+    assertThat(sessions.transcript("a1", 0, 10)).isEmpty();
   }
 }

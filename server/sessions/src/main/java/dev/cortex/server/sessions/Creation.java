@@ -9,13 +9,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * Makes new sessions: checks a request against the rules of names, channels, projects, backends and
  * tool allowlists, fills in the defaults, and records the session, or refuses it with nothing
- * written.
+ * written. The {@code web:}, {@code slack:} and {@code feishu:} channels are reserved for the front
+ * doors of those platforms: no caller of the session API may create a session on them.
  */
 final class Creation {
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -24,6 +26,10 @@ final class Creation {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final Pattern PROJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
   private static final Pattern TOOL = Pattern.compile("[A-Za-z0-9_-]{1,128}");
+
+  /** The channel kinds reserved for their platforms' front doors, by the platform's name. */
+  private static final Map<String, String> RESERVED =
+      Map.of("web", "web", "slack", "Slack", "feishu", "Feishu");
 
   private final SessionStore store;
   private final Set<String> backends;
@@ -146,7 +152,21 @@ final class Creation {
   private String channel(String given, String name) throws SessionException {
     String channel = given != null ? given : "cli:" + name;
     if (!CHANNEL.matcher(channel).matches()) {
-      throw invalid("'" + channel + "' is not a channel: cli:, web:, slack: or feishu: and an id.");
+      throw invalid(
+          "'"
+              + channel
+              + "' is not a channel: cli: and an id (web:, slack: and feishu: are reserved).");
+    }
+    String kind = channel.substring(0, channel.indexOf(':'));
+    if (RESERVED.containsKey(kind)) {
+      throw new SessionException(
+          SessionException.RESERVED_CHANNEL,
+          "Channel "
+              + channel
+              + " is reserved for the "
+              + RESERVED.get(kind)
+              + " front door, which this agent server does not have; a session of cortex"
+              + " sessions or cortex chat is on cli:NAME (the default).");
     }
     if (store.channelTaken(channel)) {
       throw invalid("Channel " + channel + " has a session already: one agent runs per channel.");

@@ -1,67 +1,83 @@
 package dev.cortex.server.sessions;
 
-import dev.cortex.server.sessions.backend.RunningTurn;
+import dev.cortex.server.sessions.store.Inbox;
 import dev.cortex.server.sessions.store.Session;
-import dev.cortex.server.sessions.store.SessionStore;
-import java.util.List;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Where a message goes: every message is put in the session's inbox first (durably); the running
- * turn takes it at once where its backend injects, else it waits there for the next turn, which
- * starts at once when none runs.
+ * Where a message goes: every message is put in the session's inbox first (durably); a turn that
+ * runs and whose backend acknowledges messages is offered it at once, else it waits in the queue
+ * for the next turn, which starts at once when none runs. The answer says what became of it,
+ * waiting a little, when asked to, for an offered message's acknowledgement.
  */
 final class Deliveries {
-  private final SessionStore store;
+  private final Inbox inbox;
   private final Turns turns;
-  private final Followers followers;
 
-  Deliveries(SessionStore store, Turns turns, Followers followers) {
-    this.store = store;
+  Deliveries(Inbox inbox, Turns turns) {
+    this.inbox = inbox;
     this.turns = turns;
-    this.followers = followers;
   }
 
   /**
    * Delivers a message to a session's agent.
    *
    * @param key null, or the key that makes a second message of the same key a no-op
+   * @param ackWait how long to wait for the acknowledgement of a message offered to the running
+   *     turn before answering {@code offered} (zero: not at all)
    */
-  SessionService.Delivery deliver(Session session, String text, String source, String key) {
+  SessionService.Delivery deliver(
+      Session session, String text, String source, String key, Duration ackWait) {
     String id = session.id();
+    long seq;
+    LiveTurn running;
+    CompletableFuture<Boolean> outcome;
     synchronized (turns.lock(id)) {
-      SessionStore.Enqueued enqueued = store.enqueue(id, text, source, key);
-      long seq = enqueued.seq();
+      Inbox.Enqueued enqueued = inbox.enqueue(id, text, source, key);
+      seq = enqueued.seq();
+      running = turns.running(id);
       if (!enqueued.added()) {
         // Sent before: a turn has it, or the next turn takes it.
         turns.startLater(id);
-        LiveTurn running = turns.running(id);
         return new SessionService.Delivery(
-            "delivered", running == null ? null : running.executionId, seq);
+            SessionService.DELIVERED, running == null ? null : running.executionId, seq);
       }
-      LiveTurn running = turns.running(id);
       if (running == null) {
         String started = turns.start(id);
-        return new SessionService.Delivery(started != null ? "started" : "queued", started, seq);
+        return new SessionService.Delivery(
+            started != null ? SessionService.STARTED : SessionService.QUEUED, started, seq);
       }
-      if (inject(id, running, text, seq)) {
-        return new SessionService.Delivery("injected", running.executionId, seq);
+      outcome = turns.offer(id, running, seq);
+      if (outcome == null) {
+        return new SessionService.Delivery(SessionService.QUEUED, running.executionId, seq);
       }
-      return new SessionService.Delivery("queued", running.executionId, seq);
     }
+    Boolean taken = await(outcome, ackWait);
+    if (taken == null) {
+      return new SessionService.Delivery(SessionService.OFFERED, running.executionId, seq);
+    }
+    return taken
+        ? new SessionService.Delivery(SessionService.INJECTED, running.executionId, seq)
+        : new SessionService.Delivery(SessionService.QUEUED, null, seq);
   }
 
-  /** Injects the inbox message {@code seq} into the running turn; false when it cannot take it. */
-  private boolean inject(String sessionId, LiveTurn running, String text, long seq) {
-    RunningTurn turn = running.turn;
-    if (turn == null || !turn.injects() || !turn.inject(text)) {
-      return false;
+  /**
+   * Whether the turn took the message (false: it went back to the queue); null when unknown yet.
+   */
+  private static Boolean await(CompletableFuture<Boolean> outcome, Duration ackWait) {
+    try {
+      return ackWait.isZero()
+          ? outcome.getNow(null)
+          : outcome.get(ackWait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
     }
-    List<SessionStore.Pending> message =
-        store.pending(sessionId).stream().filter(p -> p.seq() == seq).toList();
-    store
-        .deliver(sessionId, message, running.executionId)
-        .forEach(e -> followers.publish(sessionId, e));
-    followers.publish(sessionId, new SessionService.Update.Delivered(seq, running.executionId));
-    return true;
   }
 }

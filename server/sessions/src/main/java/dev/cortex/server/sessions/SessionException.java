@@ -10,6 +10,9 @@ public final class SessionException extends Exception {
   public static final String INVALID_ARGUMENT = "INVALID_ARGUMENT";
   public static final String BUDGET_EXCEEDED = "BUDGET_EXCEEDED";
 
+  /** The channel is reserved for a front door of its platform ({@code web:}, {@code slack:}...). */
+  public static final String RESERVED_CHANNEL = "RESERVED_CHANNEL";
+
   private final String code;
 
   public SessionException(String code, String message) {

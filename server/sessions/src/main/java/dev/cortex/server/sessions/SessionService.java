@@ -10,6 +10,7 @@ import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.Transcript;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,12 +21,16 @@ import java.util.function.Supplier;
 
 /**
  * The sessions of the agent server and their turns. One turn runs per session (so per channel) at a
- * time; a message that arrives meanwhile is injected into the running turn where the backend takes
- * it, else it waits in the session's inbox for the next turn, which starts as soon as the running
- * one ends. Every turn is an execution with its costs; its events become the transcript. A backend
- * that crashes ends its turn failed and leaves the session usable; a turn that runs longer than
- * {@code max_turn} by the clock is stopped at the next {@link #sweep} and fails; after a restart, a
- * turn that was running is marked interrupted and waiting messages are delivered.
+ * time; a message that arrives meanwhile is offered to the running turn when its backend
+ * acknowledges messages, else it waits in the session's inbox for the next turn, which starts as
+ * soon as the running one ends. A message is delivered — and written to the transcript, once — when
+ * the backend acknowledges it (a backend that does not acknowledge has its turn's prompt once the
+ * turn started); what a turn was offered and did not acknowledge goes back to the head of the queue
+ * when it ends, and after a crash at the next start. Every turn is an execution with its costs; its
+ * events become the transcript. A backend that crashes ends its turn failed and leaves the session
+ * usable; a turn that runs longer than {@code max_turn} by the clock is stopped at the next {@link
+ * #sweep} and fails; after a restart, a turn that was running is marked interrupted and waiting
+ * messages are delivered.
  *
  * <p>The work is shared out: {@link Creation} makes sessions, {@link Deliveries} takes messages,
  * {@link Turns} runs them, {@link Followers} hear what happens.
@@ -36,6 +41,24 @@ public final class SessionService implements AutoCloseable {
 
   /** The longest message, in characters. */
   static final int MAX_MESSAGE = 1_000_000;
+
+  /** How long a send waits for the running turn to acknowledge the message it was offered. */
+  static final Duration ACK_WAIT = Duration.ofSeconds(2);
+
+  /** A new turn started with the message, as its prompt. */
+  public static final String STARTED = "started";
+
+  /** The running turn's backend acknowledged the message: it has it. */
+  public static final String INJECTED = "injected";
+
+  /** The running turn was given the message and has not acknowledged it yet. */
+  public static final String OFFERED = "offered";
+
+  /** The message waits for the next turn. */
+  public static final String QUEUED = "queued";
+
+  /** The message had been sent before (a wake of the same key). */
+  public static final String DELIVERED = "delivered";
 
   private final SessionStore store;
   private final Costs costs;
@@ -84,7 +107,7 @@ public final class SessionService implements AutoCloseable {
             settings.maxTurn(),
             clock,
             followers);
-    this.deliveries = new Deliveries(store, turns, followers);
+    this.deliveries = new Deliveries(store.inbox(), turns);
   }
 
   /**
@@ -132,8 +155,10 @@ public final class SessionService implements AutoCloseable {
   /**
    * What became of a message.
    *
-   * @param status {@code started} (a new turn took it), {@code injected} (the running turn took
-   *     it), {@code queued} (the next turn will)
+   * @param status {@link #STARTED}, {@link #INJECTED}, {@link #OFFERED}, {@link #QUEUED} or {@link
+   *     #DELIVERED}
+   * @param executionId the turn that has it, or the one running (null when it went back to the
+   *     queue)
    * @param inboxSeq the message's number in the session's inbox
    */
   public record Delivery(String status, String executionId, long inboxSeq) {}
@@ -151,20 +176,23 @@ public final class SessionService implements AutoCloseable {
     if (refusal != null) {
       throw new SessionException(SessionException.BUDGET_EXCEEDED, refusal);
     }
-    return deliveries.deliver(session, text, source, null);
+    return deliveries.deliver(session, text, source, null, ACK_WAIT);
   }
 
   /**
    * Wakes a session with a message from outside it (a waitpoint's result), once per {@code key}:
    * the same key again, e.g. after a restart, does not send the message twice. Budgets are checked
-   * when the turn starts, not here: a wake is never lost to a refusal.
+   * when the turn starts, not here: a wake is never lost to a refusal. It does not wait for the
+   * running turn's acknowledgement (the server's housekeeping delivers wakes too): a wake offered
+   * to it is answered {@code offered} unless it took it already.
    *
    * @return what became of the message; {@code delivered} when the key was taken before
    */
   public Delivery wake(String sessionId, String text, String source, String key)
       throws SessionException {
     Session session = get(sessionId);
-    return deliveries.deliver(session, text, source, Objects.requireNonNull(key, "key"));
+    return deliveries.deliver(
+        session, text, source, Objects.requireNonNull(key, "key"), Duration.ZERO);
   }
 
   /** Stops the turn running in a session; false when none runs. */
@@ -186,6 +214,12 @@ public final class SessionService implements AutoCloseable {
 
     /** The inbox message {@code inboxSeq} was taken by the turn {@code executionId}. */
     record Delivered(long inboxSeq, String executionId) implements Update {}
+
+    /**
+     * The inbox message {@code inboxSeq} went back to the queue: the turn {@code executionId} it
+     * was offered to ended without acknowledging it.
+     */
+    record Returned(long inboxSeq, String executionId) implements Update {}
   }
 
   /** Stops following. */

@@ -8,6 +8,7 @@ import dev.cortex.server.sessions.backend.TurnRequest;
 import dev.cortex.server.sessions.store.Costs;
 import dev.cortex.server.sessions.store.Execution;
 import dev.cortex.server.sessions.store.Executions;
+import dev.cortex.server.sessions.store.Inbox;
 import dev.cortex.server.sessions.store.Session;
 import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.Transcript;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,15 +27,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The turns of the sessions: one runs per session at a time, started with the messages waiting in
- * its inbox; its backend's events become transcript entries and costs; its end finishes its
- * execution and starts the next turn when messages waited meanwhile. A turn still running after
- * max_turn, by the clock, is stopped at the next {@link #expireOverdue} and fails.
+ * The turns of the sessions: one runs per session at a time, started with the messages queued in
+ * its inbox; its backend's events become transcript entries, costs and acknowledgements of the
+ * messages it was given ({@link Offers}); its end finishes its execution, puts back in the queue
+ * what it did not acknowledge, and starts the next turn when messages wait. A turn still running
+ * after max_turn, by the clock, is stopped at the next {@link #expireOverdue} and fails.
  */
 final class Turns implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Turns.class);
 
   private final SessionStore store;
+  private final Inbox inbox;
+  private final Offers offers;
   private final Executions executions;
   private final Costs costs;
   private final ModelPrices prices;
@@ -66,6 +71,8 @@ final class Turns implements AutoCloseable {
       Clock clock,
       Followers followers) {
     this.store = store;
+    this.inbox = store.inbox();
+    this.offers = new Offers(inbox, followers);
     this.executions = executions;
     this.costs = costs;
     this.prices = prices;
@@ -95,7 +102,7 @@ final class Turns implements AutoCloseable {
   }
 
   /**
-   * Starts a turn with the messages waiting in the session's inbox, unless one runs or none waits.
+   * Starts a turn with the messages queued in the session's inbox, unless one runs or none waits.
    *
    * @return the new turn's execution id, or null
    */
@@ -107,37 +114,53 @@ final class Turns implements AutoCloseable {
       if (live.containsKey(sessionId)) {
         return null;
       }
-      List<SessionStore.Pending> pending = store.pending(sessionId);
-      if (pending.isEmpty()) {
+      List<Inbox.Message> queued = inbox.queued(sessionId);
+      if (queued.isEmpty()) {
         return null;
       }
       Session session = store.find(sessionId);
       String executionId = executions.start("turn", session);
-      store.deliver(sessionId, pending, executionId).forEach(e -> followers.publish(sessionId, e));
-      pending.forEach(
-          p ->
-              followers.publish(
-                  sessionId, new SessionService.Update.Delivered(p.seq(), executionId)));
-      if (refused(session, executionId)) {
+      List<Long> prompt =
+          inbox.offer(sessionId, queued.stream().map(Inbox.Message::seq).toList(), executionId);
+      LiveTurn turn = new LiveTurn(executionId, clock.instant().plus(maxTurn), prompt);
+      if (refused(session, turn)) {
         return executionId;
       }
-      LiveTurn turn = new LiveTurn(executionId, clock.instant().plus(maxTurn));
       live.put(sessionId, turn);
       store.state(sessionId, Session.State.RUNNING);
-      launch(
-          session,
-          turn,
-          String.join("\n\n", pending.stream().map(SessionStore.Pending::text).toList()));
+      launch(session, turn, queued);
       return executionId;
     }
   }
 
-  /** Ends the turn before it starts when a budget is spent; whether it did. */
-  private boolean refused(Session session, String executionId) {
+  /**
+   * Offers the queued messages to the session's running turn (when its backend acknowledges them).
+   *
+   * @return what becomes of the message {@code seq}: completed true once the turn took it, false
+   *     once it went back to the queue; null when it was not offered to the turn
+   */
+  CompletableFuture<Boolean> offer(String sessionId, LiveTurn turn, long seq) {
+    synchronized (lock(sessionId)) {
+      if (live.get(sessionId) != turn) {
+        return null;
+      }
+      offers.offerQueued(sessionId, turn);
+      Inbox.State state = inbox.state(sessionId, seq);
+      return state == Inbox.State.QUEUED ? null : turn.outcome(seq);
+    }
+  }
+
+  /**
+   * Ends the turn before it starts when a budget is spent (its messages are delivered to it, and
+   * the refusal says why it ended); whether it did.
+   */
+  private boolean refused(Session session, LiveTurn turn) {
     String refusal = budgets.get().refusal(costs, session.project(), clock);
     if (refusal == null) {
       return false;
     }
+    String executionId = turn.executionId;
+    offers.deliver(session.id(), turn, turn.prompt);
     system(session.id(), executionId, refusal);
     executions.finish(executionId, Execution.Status.FAILED, null, refusal, 0, 0);
     followers.publish(
@@ -147,12 +170,12 @@ final class Turns implements AutoCloseable {
   }
 
   /** Starts the backend's turn; a backend that cannot start ends the turn failed. */
-  private void launch(Session session, LiveTurn turn, String prompt) {
+  private void launch(Session session, LiveTurn turn, List<Inbox.Message> messages) {
     try {
       turn.turn =
           backends
               .get(session.backend())
-              .start(request(session, prompt), event -> onEvent(session, turn, event));
+              .start(request(session, messages), event -> onEvent(session, turn, event));
     } catch (BackendException | RuntimeException e) {
       String error =
           e instanceof BackendException ? e.getMessage() : "the backend could not start: " + e;
@@ -163,11 +186,13 @@ final class Turns implements AutoCloseable {
     }
   }
 
-  private TurnRequest request(Session session, String prompt) {
+  private TurnRequest request(Session session, List<Inbox.Message> messages) {
     SessionEnvironment.McpConfig config = environment.mcpConfig(session);
     return new TurnRequest(
         session.id(),
-        prompt,
+        messages.stream()
+            .map(m -> new TurnRequest.Message(Long.toString(m.seq()), m.text()))
+            .toList(),
         session.backendSessionId(),
         session.model(),
         session.workingDirectory(),
@@ -183,7 +208,11 @@ final class Turns implements AutoCloseable {
       if (live.get(id) != turn) {
         return;
       }
-      if (event instanceof BackendEvent.Started started) {
+      if (event instanceof BackendEvent.Handshake handshake) {
+        offers.handshake(id, turn, handshake.acks());
+      } else if (event instanceof BackendEvent.Acked acked) {
+        offers.acked(id, turn, acked.id());
+      } else if (event instanceof BackendEvent.Started started) {
         if (started.backendSessionId() != null) {
           store.backendSessionId(id, started.backendSessionId());
         }
@@ -222,7 +251,8 @@ final class Turns implements AutoCloseable {
   }
 
   /**
-   * Records what the turn cost: the backend's own figure, else its tokens at the table's prices.
+   * Records what the turn cost: the backend's own figure, else its tokens at the table's prices
+   * (cache reads and writes at the table's cache rates).
    */
   private void cost(Session session, LiveTurn turn, BackendEvent.Cost cost) {
     double usd =
@@ -230,7 +260,12 @@ final class Turns implements AutoCloseable {
             ? cost.usd()
             : prices
                 .usd(
-                    cost.model(), cost.inputTokens() + cost.cacheWriteTokens(), cost.outputTokens())
+                    cost.model(),
+                    new ModelPrices.Tokens(
+                        cost.inputTokens(),
+                        cost.outputTokens(),
+                        cost.cacheReadTokens(),
+                        cost.cacheWriteTokens()))
                 .map(java.math.BigDecimal::doubleValue)
                 .orElse(0.0);
     turn.usd += usd;
@@ -255,6 +290,7 @@ final class Turns implements AutoCloseable {
     if (!live.remove(id, turn)) {
       return;
     }
+    List<Long> back = offers.takeBack(id, turn);
     Execution.Status status =
         switch (end.status()) {
           case COMPLETED -> Execution.Status.COMPLETED;
@@ -276,6 +312,16 @@ final class Turns implements AutoCloseable {
     executions.finish(turn.executionId, status, end.result(), error, turn.usd, 1);
     store.state(id, Session.State.IDLE);
     followers.publish(id, new SessionService.Update.TurnEnded(turn.executionId, status, error));
+    if (!back.isEmpty() && !turn.tookAny) {
+      // A backend that failed before it took anything would fail again at once on the same
+      // messages: they wait for the next message, or the next start of the server.
+      log.info(
+          "session {}: the turn {} took none of the {} message(s) offered to it; they wait",
+          id,
+          turn.executionId,
+          back.size());
+      return;
+    }
     // Messages that waited during the turn start the next one, off the backend's thread.
     startLater(id);
   }
@@ -291,10 +337,15 @@ final class Turns implements AutoCloseable {
 
   /**
    * After a start: executions of a process that died are marked stale, a turn that was running is
-   * marked interrupted, and messages that were waiting are delivered.
+   * marked interrupted, messages offered to a turn and not acknowledged go back to the head of
+   * their queue, and the queued messages start turns.
    */
   void recover() {
     List<String> stale = executions.sweep();
+    int back = inbox.requeueOffered();
+    if (back > 0) {
+      log.info("{} message(s) offered to a turn of an earlier server are offered again", back);
+    }
     for (Session session : store.running()) {
       store.state(session.id(), Session.State.IDLE);
       system(
@@ -303,7 +354,7 @@ final class Turns implements AutoCloseable {
     if (!stale.isEmpty()) {
       log.info("{} execution(s) of an earlier server marked stale", stale.size());
     }
-    store.withPending().forEach(this::startLater);
+    inbox.withQueued().forEach(this::startLater);
   }
 
   /** Stops every running turn and starts no more: the server is shutting down. */

@@ -2,6 +2,7 @@ package dev.cortex.server.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.prices.ModelPrices;
@@ -151,6 +152,19 @@ class SessionServiceTest {
     throw new AssertionError("no " + what + " within " + LIMIT);
   }
 
+  /** Waits for the end of the turn {@code executionId}. */
+  static SessionService.Update.TurnEnded awaitEnd(
+      BlockingQueue<SessionService.Update> updates, String executionId)
+      throws InterruptedException {
+    while (true) {
+      SessionService.Update.TurnEnded end =
+          await(updates, SessionService.Update.TurnEnded.class, "the end of " + executionId);
+      if (end.executionId().equals(executionId)) {
+        return end;
+      }
+    }
+  }
+
   static SessionService.Update.Entry awaitSaid(
       BlockingQueue<SessionService.Update> updates, String text) throws InterruptedException {
     long deadline = System.nanoTime() + LIMIT.toNanos();
@@ -206,6 +220,25 @@ class SessionServiceTest {
     assertThat(sessions.get("plain").state()).isEqualTo(Session.State.IDLE);
   }
 
+  @Test
+  void send_costWithoutAFigure_pricesEveryKindOfTokenAtTheTablesRate() throws Exception {
+    Session session =
+        session(
+            "cached",
+            """
+            read -r line
+            echo '{"type":"cost","model":"claude-sonnet-4-5","input_tokens":1000000,"output_tokens":0,"cache_read_tokens":1000000,"cache_write_tokens":1000000,"usd":null}'
+            echo '{"type":"end","status":"completed","result":"ok"}'
+            """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+
+    SessionService.Delivery delivery = sessions.send("cached", "hi", "person");
+
+    await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    // $3 input, $0.30 cache reads and $3.75 cache writes a million for claude-sonnet-4-5.
+    assertThat(executions.get(delivery.executionId()).costUsd()).isCloseTo(7.05, within(1e-9));
+  }
+
   static final String WORKING =
       """
       read -r line
@@ -258,18 +291,33 @@ class SessionServiceTest {
     assertThat(executions.get(end.executionId()).status()).isEqualTo(Execution.Status.CANCELLED);
   }
 
+  /** The id of the inject line in the shell variable {@code $more}, into {@code $id}. */
+  static final String INJECTED_ID =
+      "id=$(printf '%s' \"$more\" | sed 's/.*\"id\":\"\\([^\"]*\\)\".*/\\1/')\n";
+
+  static final String HELLO =
+      """
+      echo '{"type":"hello","protocol":2,"capabilities":["ack"]}'
+      """;
+
   @Test
   void send_whileTheTurnReads_isInjectedIntoIt() throws Exception {
     Session session =
         session(
             "reading",
-            """
-            read -r line
-            echo '{"type":"text","text":"ready"}'
-            read -r more
-            echo '{"type":"text","text":"got more"}'
-            echo '{"type":"end","status":"completed","result":"done"}'
-            """);
+            "read -r line\n"
+                + HELLO
+                + """
+                echo '{"type":"ack","id":"1"}'
+                echo '{"type":"text","text":"ready"}'
+                read -r more
+                """
+                + INJECTED_ID
+                + """
+                echo '{"type":"ack","id":"'"$id"'"}'
+                echo '{"type":"text","text":"got more"}'
+                echo '{"type":"end","status":"completed","result":"done"}'
+                """);
     BlockingQueue<SessionService.Update> updates = follow(session);
     SessionService.Delivery first = sessions.send("reading", "first", "person");
     awaitSaid(updates, "ready");
@@ -286,6 +334,132 @@ class SessionServiceTest {
             Transcript.Kind.ASSISTANT,
             Transcript.Kind.USER,
             Transcript.Kind.ASSISTANT);
+  }
+
+  /**
+   * A message the running turn was given but did not acknowledge before it ended goes back to the
+   * head of the queue: the next turn gets it, and its transcript entry is written then, once.
+   */
+  @Test
+  void send_notAcknowledgedBeforeTheTurnEnds_isTheNextTurnsPrompt_recordedOnceThen()
+      throws Exception {
+    Session session =
+        session(
+            "unacknowledged",
+            "read -r line\n"
+                + HELLO
+                + """
+                printf '%s\\n' "$line" >> "$dir/unacknowledged.turns"
+                echo '{"type":"ack","id":"'$(printf '%s' "$line" | sed 's/.*"messages":\\[{"id":"\\([0-9]*\\)".*/\\1/')'"}'
+                echo '{"type":"text","text":"ready"}'
+                case "$line" in
+                  *first*) read -r more; echo '{"type":"text","text":"read, not taken"}' ;;
+                esac
+                echo '{"type":"end","status":"completed","result":"done"}'
+                """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+    SessionService.Delivery first = sessions.send("unacknowledged", "first", "person");
+    awaitSaid(updates, "ready");
+
+    SessionService.Delivery second = sessions.send("unacknowledged", "second", "person");
+
+    assertThat(second.status()).as("the turn ended without taking it").isIn("queued", "offered");
+    SessionService.Update.Returned back =
+        await(updates, SessionService.Update.Returned.class, "the message back in the queue");
+    assertThat(back).isEqualTo(new SessionService.Update.Returned(2, first.executionId()));
+    SessionService.Update.Delivered taken =
+        await(updates, SessionService.Update.Delivered.class, "the message taken next");
+    assertThat(taken.inboxSeq()).isEqualTo(2);
+    assertThat(taken.executionId()).isNotEqualTo(first.executionId());
+    SessionService.Update.TurnEnded next = awaitEnd(updates, taken.executionId());
+    assertThat(next.status()).isEqualTo(Execution.Status.COMPLETED);
+    List<Transcript.Entry> users =
+        sessions.transcript(session.id(), 0, 100).stream()
+            .filter(e -> e.kind() == Transcript.Kind.USER)
+            .toList();
+    assertThat(users)
+        .extracting(Transcript.Entry::body)
+        .containsExactly(
+            "{\"text\":\"first\",\"source\":\"person\"}",
+            "{\"text\":\"second\",\"source\":\"person\"}");
+    assertThat(users.get(1).executionId()).isEqualTo(taken.executionId());
+    List<String> turns = Files.readAllLines(work.resolve("unacknowledged.turns"));
+    assertThat(turns).hasSize(2);
+    assertThat(turns.get(1)).contains("\"messages\":[{\"id\":\"2\",\"text\":\"second\"}]");
+  }
+
+  /**
+   * A message offered to a turn that has not acknowledged it within the send's wait is answered
+   * offered; it has no transcript entry until the turn takes it.
+   */
+  @Test
+  void send_toATurnThatDoesNotAcknowledgeYet_isOffered_andNotRecorded() throws Exception {
+    Session session =
+        session(
+            "slow",
+            "read -r line\n"
+                + HELLO
+                + """
+                echo '{"type":"ack","id":"1"}'
+                echo '{"type":"text","text":"ready"}'
+                read -r more
+                echo '{"type":"text","text":"thinking"}'
+                while [ ! -e "$dir/slow-release" ]; do sleep 0.05; done
+                """
+                + INJECTED_ID
+                + """
+                echo '{"type":"ack","id":"'"$id"'"}'
+                echo '{"type":"end","status":"completed","result":"done"}'
+                """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+    SessionService.Delivery first = sessions.send("slow", "first", "person");
+    awaitSaid(updates, "ready");
+
+    SessionService.Delivery second = sessions.send("slow", "second", "person");
+
+    assertThat(second.status()).isEqualTo("offered");
+    assertThat(second.executionId()).isEqualTo(first.executionId());
+    assertThat(bodies(session)).doesNotContain("{\"text\":\"second\",\"source\":\"person\"}");
+    Files.writeString(work.resolve("slow-release"), "");
+    SessionService.Update.Delivered taken =
+        await(updates, SessionService.Update.Delivered.class, "the message taken");
+    assertThat(taken).isEqualTo(new SessionService.Update.Delivered(2, first.executionId()));
+    await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    assertThat(bodies(session)).containsOnlyOnce("{\"text\":\"second\",\"source\":\"person\"}");
+  }
+
+  /**
+   * A backend that says it acknowledges and then fails before it took anything is not run again at
+   * once on the same messages (it would fail again, and again): they wait for the next message.
+   */
+  @Test
+  void send_toABackendThatFailsBeforeTakingAnything_doesNotRestartAtOnce() throws Exception {
+    Session session =
+        session(
+            "failing",
+            "read -r line\n"
+                + HELLO
+                + """
+                printf '%s\\n' "$line" >> "$dir/failing.turns"
+                echo 'going down' >&2
+                exit 4
+                """);
+    BlockingQueue<SessionService.Update> updates = follow(session);
+
+    SessionService.Delivery first = sessions.send("failing", "first", "person");
+
+    SessionService.Update.TurnEnded end =
+        await(updates, SessionService.Update.TurnEnded.class, "turn end");
+    assertThat(end.status()).isEqualTo(Execution.Status.FAILED);
+    assertThat(end.executionId()).isEqualTo(first.executionId());
+    assertThat(bodies(session)).doesNotContain("{\"text\":\"first\",\"source\":\"person\"}");
+    assertThat(sessions.runningExecution(session.id())).isNull();
+    SessionService.Delivery second = sessions.send("failing", "second", "person");
+    assertThat(second.status()).isEqualTo("started");
+    await(updates, SessionService.Update.TurnEnded.class, "the second turn's end");
+    List<String> turns = Files.readAllLines(work.resolve("failing.turns"));
+    assertThat(turns).hasSize(2);
+    assertThat(turns.get(1)).contains("\"prompt\":\"first\\n\\nsecond\"");
   }
 
   @Test
@@ -350,7 +524,19 @@ class SessionServiceTest {
                 sessions.create(
                     new SessionService.NewSession(
                         "x", "irc:#a", null, "claude", null, null, null, null, null, work, null)))
-        .hasMessage("'irc:#a' is not a channel: cli:, web:, slack: or feishu: and an id.");
+        .hasMessage(
+            "'irc:#a' is not a channel: cli: and an id (web:, slack: and feishu: are reserved).");
+    for (String channel : List.of("web:board-7", "slack:C0123", "feishu:oc_42")) {
+      assertThatThrownBy(
+              () ->
+                  sessions.create(
+                      new SessionService.NewSession(
+                          null, channel, null, "claude", null, null, null, null, null, work, null)))
+          .isInstanceOf(SessionException.class)
+          .hasMessageStartingWith("Channel " + channel + " is reserved for the ")
+          .extracting(e -> ((SessionException) e).code())
+          .isEqualTo(SessionException.RESERVED_CHANNEL);
+    }
     assertThatThrownBy(() -> sessions.send("nobody", "hi", "person"))
         .isInstanceOf(SessionException.class)
         .hasMessage("No session 'nobody'.");

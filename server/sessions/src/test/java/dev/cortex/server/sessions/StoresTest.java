@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cortex.server.sessions.store.Costs;
 import dev.cortex.server.sessions.store.Execution;
 import dev.cortex.server.sessions.store.Executions;
+import dev.cortex.server.sessions.store.Inbox;
 import dev.cortex.server.sessions.store.Session;
 import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.SessionsSchema;
 import dev.cortex.server.sessions.store.Transcript;
+import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
+import dev.cortex.storage.Sql;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -65,21 +68,102 @@ class StoresTest {
   }
 
   @Test
-  void inbox_deliversEachMessageOnce_intoTheTranscriptInOrder() {
-    store.enqueue("ses-1", "first", "person");
-    store.enqueue("ses-1", "second", "person");
-    List<SessionStore.Pending> pending = store.pending("ses-1");
+  void inbox_deliversEachMessageOnce_onlyToTheTurnItWasOfferedTo_intoTheTranscriptInOrder() {
+    Inbox inbox = store.inbox();
+    inbox.enqueue("ses-1", "first", "person");
+    inbox.enqueue("ses-1", "second", "person");
+    List<Long> offered = inbox.offer("ses-1", List.of(1L, 2L), "ex-1");
 
-    List<Transcript.Entry> delivered = store.deliver("ses-1", pending, "ex-1");
-    List<Transcript.Entry> again = store.deliver("ses-1", pending, "ex-2");
+    List<Inbox.Delivered> elsewhere = inbox.deliver("ses-1", offered, "ex-2");
+    List<Inbox.Delivered> delivered = inbox.deliver("ses-1", offered, "ex-1");
+    List<Inbox.Delivered> again = inbox.deliver("ses-1", offered, "ex-1");
 
-    assertThat(delivered).extracting(Transcript.Entry::seq).containsExactly(1L, 2L);
+    assertThat(offered).containsExactly(1L, 2L);
+    assertThat(elsewhere).as("offered to another turn").isEmpty();
+    assertThat(delivered).extracting(Inbox.Delivered::seq).containsExactly(1L, 2L);
+    assertThat(delivered).extracting(d -> d.entry().seq()).containsExactly(1L, 2L);
     assertThat(again).as("already delivered").isEmpty();
-    assertThat(store.pending("ses-1")).isEmpty();
+    assertThat(inbox.queued("ses-1")).isEmpty();
+    assertThat(inbox.state("ses-1", 2)).isEqualTo(Inbox.State.DELIVERED);
     assertThat(store.transcript("ses-1", 0, 10))
         .extracting(Transcript.Entry::executionId)
         .containsExactly("ex-1", "ex-1");
-    assertThat(store.withPending()).isEmpty();
+    assertThat(inbox.withQueued()).isEmpty();
+  }
+
+  @Test
+  void inbox_offeredAndNotAcknowledged_goBackToTheHeadOfTheQueue_inOrder_withoutAnEntry() {
+    Inbox inbox = store.inbox();
+    for (String text : List.of("a", "b", "c", "d")) {
+      inbox.enqueue("ses-1", text, "person");
+    }
+    inbox.offer("ses-1", List.of(1L, 2L, 3L), "ex-1");
+    inbox.deliver("ses-1", List.of(2L), "ex-1");
+
+    assertThat(inbox.offer("ses-1", List.of(1L), "ex-2")).as("offered already").isEmpty();
+    assertThat(inbox.requeue("ses-1", "ex-1")).containsExactly(1L, 3L);
+    assertThat(inbox.queued("ses-1"))
+        .extracting(Inbox.Message::text)
+        .containsExactly("a", "c", "d");
+    assertThat(inbox.withQueued()).containsExactly("ses-1");
+    assertThat(store.transcript("ses-1", 0, 10))
+        .extracting(e -> e.body())
+        .containsExactly("{\"text\":\"b\",\"source\":\"person\"}");
+
+    inbox.offer("ses-1", List.of(1L, 3L, 4L), "ex-2");
+    inbox.requeue("ses-1", 4L, "ex-2");
+    assertThat(inbox.state("ses-1", 4)).isEqualTo(Inbox.State.QUEUED);
+    assertThat(inbox.requeueOffered()).as("after a crash, the offered ones").isEqualTo(2);
+    assertThat(inbox.queued("ses-1")).extracting(Inbox.Message::seq).containsExactly(1L, 3L, 4L);
+  }
+
+  @Test
+  void inbox_aKeyAlreadySent_isNotQueuedAgain_whateverBecameOfIt() {
+    Inbox inbox = store.inbox();
+    Inbox.Enqueued first = inbox.enqueue("ses-1", "wake", "waitpoint", "wp-1:1");
+    inbox.offer("ses-1", List.of(first.seq()), "ex-1");
+
+    Inbox.Enqueued again = inbox.enqueue("ses-1", "wake", "waitpoint", "wp-1:1");
+
+    assertThat(again).isEqualTo(new Inbox.Enqueued(first.seq(), false));
+    assertThat(inbox.requeue("ses-1", "ex-1")).containsExactly(first.seq());
+    assertThat(inbox.queued("ses-1")).hasSize(1);
+  }
+
+  /** A database of version 2 (no states): delivered messages stay delivered, the rest queued. */
+  @Test
+  void schema_fromVersion2_givesEachMessageItsState(@TempDir Path older) {
+    Area version2 = new Area("sessions", SessionsSchema.area().migrations().subList(0, 2));
+    Database before = new Database(older, List.of(version2), Clock.systemUTC());
+    try {
+      before.write(
+          c -> {
+            Sql.update(
+                c,
+                "INSERT INTO sessions (id, name, channel, backend, mode, composition, started_by,"
+                    + " working_dir, state, created_at, updated_at) VALUES ('ses-1', 's1', 'cli:s1',"
+                    + " 'command', 'default', 'direct', 'person', '/', 'idle',"
+                    + " '2026-12-01T10:00:00Z', '2026-12-01T10:00:00Z')");
+            Sql.update(
+                c,
+                "INSERT INTO session_inbox (session_id, seq, text, source, at, delivered_to)"
+                    + " VALUES ('ses-1', 1, 'taken', 'person', '2026-12-01T10:00:00Z', 'ex-1'),"
+                    + " ('ses-1', 2, 'waiting', 'person', '2026-12-01T10:00:00Z', NULL)");
+            return null;
+          });
+    } finally {
+      before.close();
+    }
+
+    Database after = new Database(older, List.of(SessionsSchema.area()), Clock.systemUTC());
+    try {
+      Inbox inbox = new SessionStore(() -> after, clock).inbox();
+      assertThat(inbox.state("ses-1", 1)).isEqualTo(Inbox.State.DELIVERED);
+      assertThat(inbox.state("ses-1", 2)).isEqualTo(Inbox.State.QUEUED);
+      assertThat(inbox.queued("ses-1")).extracting(Inbox.Message::text).containsExactly("waiting");
+    } finally {
+      after.close();
+    }
   }
 
   @Test

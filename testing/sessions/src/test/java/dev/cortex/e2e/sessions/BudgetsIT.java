@@ -11,6 +11,7 @@ import dev.cortex.testing.ScriptedAgent;
 import dev.cortex.testing.SessionApi;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -126,6 +127,58 @@ class BudgetsIT {
       assertThat(all.path("month").path("usd").asDouble()).isCloseTo(2.1, within(1e-9));
       assertThat(all.path("today").path("records").asLong()).isEqualTo(4);
       assertThat(all.path("daily").path("remaining_usd").asDouble()).isZero();
+    }
+  }
+
+  /**
+   * A cost line without a figure used to price cache reads at $0 and cache writes at the plain
+   * input rate: spend was under-reported and budgets never counted those tokens. They are priced at
+   * the table's cache rates (claude-sonnet-4-5: $0.30 a million cache reads, $3.75 a million cache
+   * writes).
+   */
+  @Test
+  void budgets_cacheTokensWithoutAFigure_arePricedAtTheCacheRates_andCountTowardsTheCap(
+      @TempDir Path otherHome) throws Exception {
+    Files.createDirectories(otherHome.resolve("config"));
+    Files.writeString(
+        otherHome.resolve("config/cortex.toml"),
+        """
+        [budgets]
+        daily_usd = 4.0
+        timezone = "UTC"
+        """);
+    AgentServer other = new AgentServer(otherHome, Map.of()).start();
+    try (other;
+        SessionApi otherApi = new SessionApi(other)) {
+      String id =
+          otherApi
+              .create(ScriptedAgent.command(), work, Map.of("name", "cached", "project", "cached"))
+              .path("id")
+              .asString();
+      Map<String, Object> cost = new LinkedHashMap<>();
+      cost.put("model", "claude-sonnet-4-5");
+      cost.put("input_tokens", 0);
+      cost.put("output_tokens", 0);
+      cost.put("cache_read_tokens", 1_000_000);
+      cost.put("cache_write_tokens", 1_000_000);
+      cost.put("usd", null);
+      cost.put("mode", "api");
+
+      SessionApi.Answer turn =
+          otherApi.follow(id, SessionServer.script(Map.of("say", "cached", "cost", cost)));
+
+      assertThat(turn.result().path("status").asString()).isEqualTo("completed");
+      double usd = 0.30 + 3.75;
+      JsonNode execution = otherApi.execution(turn.result().path("execution_id").asString());
+      assertThat(execution.path("cost_usd").asDouble()).isCloseTo(usd, within(1e-9));
+      JsonNode spent = otherApi.costs("cached");
+      assertThat(spent.path("today").path("usd").asDouble()).isCloseTo(usd, within(1e-9));
+      assertThat(spent.path("today").path("tokens").path("cache_read").asLong())
+          .isEqualTo(1_000_000);
+      SessionApi.Answer refused = otherApi.call("send", Map.of("session", id, "text", "more"));
+      assertThat(refused.status()).isEqualTo(402);
+      assertThat(refused.code()).isEqualTo("BUDGET_EXCEEDED");
+      assertThat(refused.message()).contains("($4.05 today)");
     }
   }
 }

@@ -12,6 +12,8 @@ import dev.cortex.testing.Eventually;
 import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -109,6 +111,57 @@ class DeliveryIT {
         .allSatisfy(e -> assertThat(e.path("status").asString()).isEqualTo("completed"));
     String next = executions.get(0).path("id").asString();
     assertThat(ofKind(transcript, "user").subList(1, 3))
+        .allSatisfy(e -> assertThat(e.path("execution_id").asString()).isEqualTo(next));
+  }
+
+  /**
+   * Messages sent as a command turn ends used to be lost: sent after the program printed its end
+   * but before the server read it, they were answered injected, recorded, written to an input
+   * nobody read, and never given to a later turn. A message counts as delivered only once the
+   * program acknowledged it; the rest go back to the queue for the next turn.
+   */
+  @Test
+  void send_asACommandTurnEnds_reachesTheAgentOnce_inThisTurnOrTheNext() throws Exception {
+    String id = fixture.logged("ending", true);
+    api.send(id, script(Map.of("say", "ready", "await_inject", 1, "flood", 1200)));
+    api.awaitEntry(id, said("ready"), "the agent waiting");
+
+    List<String> sent = new ArrayList<>();
+    for (int i = 1; i <= 9; i++) {
+      sent.add("ending " + i);
+    }
+
+    List<JsonNode> answers = fixture.sendPaced(id, sent, Duration.ofMillis(25));
+
+    assertThat(answers)
+        .extracting(a -> a.path("status").asString())
+        .allSatisfy(status -> assertThat(status).isIn("injected", "offered", "queued", "started"));
+    fixture.awaitEachOnce(id, sent);
+  }
+
+  /**
+   * A program that never said it acknowledges (protocol 1) gets no message while its turn runs:
+   * each waits in the queue and the next turn takes it, once.
+   */
+  @Test
+  void send_toAProgramThatDoesNotAcknowledge_waitsForTheNextTurn() throws Exception {
+    String id = fixture.logged("no-acks", false);
+    JsonNode first = api.send(id, script(Map.of("say", "ready", "sleep_ms", 600_000)));
+    api.awaitEntry(id, said("ready"), "the agent sleeping");
+
+    JsonNode a = api.send(id, "no-acks a");
+    JsonNode b = api.send(id, "no-acks b");
+
+    assertThat(a.path("status").asString()).isEqualTo("queued");
+    assertThat(b.path("status").asString()).isEqualTo("queued");
+    assertThat(api.call("stop", Map.of("session", id)).result().path("stopped").asBoolean())
+        .isTrue();
+    fixture.awaitEachOnce(id, List.of("no-acks a", "no-acks b"));
+    List<JsonNode> executions = api.executionsOf(id);
+    assertThat(executions).hasSize(2);
+    String next = executions.get(0).path("id").asString();
+    assertThat(next).isNotEqualTo(first.path("execution_id").asString());
+    assertThat(ofKind(api.transcript(id), "user").subList(1, 3))
         .allSatisfy(e -> assertThat(e.path("execution_id").asString()).isEqualTo(next));
   }
 

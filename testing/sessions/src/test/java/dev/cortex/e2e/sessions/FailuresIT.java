@@ -125,6 +125,41 @@ class FailuresIT {
       assertThat(answer.code()).as("%s", case_).isEqualTo("INVALID_ARGUMENT");
       assertThat(answer.message()).as("%s", case_).contains(case_.message());
     }
+    // A misspelt field used to be ignored: {"bakend": "command"} made a claude session.
+    for (Map.Entry<String, Map<String, Object>> misspelt :
+        Map.of(
+                "create",
+                Map.<String, Object>of("bakend", "command", "program", program),
+                "list",
+                Map.<String, Object>of("limt", 5),
+                "show",
+                Map.<String, Object>of("session", "x", "later", true),
+                "send",
+                Map.<String, Object>of("session", "x", "text", "hi", "folow", true),
+                "stop",
+                Map.<String, Object>of("session", "x", "force", true),
+                "transcript",
+                Map.<String, Object>of("session", "x", "from", 3))
+            .entrySet()) {
+      SessionApi.Answer answer = api.call(misspelt.getKey(), misspelt.getValue());
+      String field =
+          misspelt.getValue().keySet().stream()
+              .filter(k -> !List.of("program", "session", "text").contains(k))
+              .findFirst()
+              .orElseThrow();
+      assertThat(answer.status()).as("%s", misspelt).isEqualTo(400);
+      assertThat(answer.code()).as("%s", misspelt).isEqualTo("INVALID_ARGUMENT");
+      assertThat(answer.message()).as("%s", misspelt).contains("'" + field + "'");
+    }
+    // The platform channels are reserved for their front doors.
+    for (String channel : List.of("web:board-7", "slack:C0123", "feishu:oc_42")) {
+      Map<String, Object> body = new LinkedHashMap<>(base);
+      body.put("channel", channel);
+      SessionApi.Answer answer = api.call("create", body);
+      assertThat(answer.status()).as(channel).isEqualTo(403);
+      assertThat(answer.code()).as(channel).isEqualTo("RESERVED_CHANNEL");
+      assertThat(answer.message()).as(channel).contains(channel).contains("reserved");
+    }
     for (String body : List.of("{nope", "[]", "\"text\"", "")) {
       SessionApi.Answer answer = api.raw("create", body, Duration.ofSeconds(30));
       assertThat(answer.status()).as(body).isEqualTo(400);
@@ -155,7 +190,11 @@ class FailuresIT {
     assertThat(api.call("send", Map.of("session", taken)).code()).isEqualTo("INVALID_ARGUMENT");
     for (String route : List.of("show", "send", "stop", "transcript")) {
       SessionApi.Answer answer =
-          api.call(route, Map.of("session", "no-such-session", "text", "hello"));
+          api.call(
+              route,
+              route.equals("send")
+                  ? Map.of("session", "no-such-session", "text", "hello")
+                  : Map.of("session", "no-such-session"));
       assertThat(answer.status()).as(route).isEqualTo(404);
       assertThat(answer.code()).as(route).isEqualTo("NOT_FOUND");
       assertThat(answer.message()).as(route).isEqualTo("No session 'no-such-session'.");

@@ -95,4 +95,52 @@ class RestartIT {
       assertThat(otherApi.executionsOf(id)).hasSize(3);
     }
   }
+
+  /**
+   * A message the running turn was given but had not acknowledged when the server was killed used
+   * to be lost: recorded as delivered to a turn that never read it, and never offered again. Its
+   * state survives the kill: the next start puts it back at the head of the queue and a new turn
+   * gets it, once.
+   */
+  @Test
+  void restart_afterAKillBeforeTheAgentAcknowledged_aNewTurnGetsTheMessageOnce(
+      @TempDir Path otherHome) throws Exception {
+    AgentServer other = new AgentServer(otherHome, Map.of()).start();
+    try (other;
+        SessionApi otherApi = new SessionApi(other)) {
+      String id =
+          otherApi
+              .create(AgentPrograms.run(programs.logged), work, Map.of("name", "unacknowledged"))
+              .path("id")
+              .asString();
+      String first =
+          otherApi
+              .send(
+                  id,
+                  TestJson.JSON.writeValueAsString(
+                      Map.of("say", "ready", "await_inject", 1, "ack_delay_ms", 600_000)))
+              .path("execution_id")
+              .asString();
+      otherApi.awaitEntry(id, said("ready"), "the turn waiting");
+      JsonNode offered = otherApi.send(id, "given, not acknowledged");
+      assertThat(offered.path("status").asString()).isEqualTo("offered");
+      assertThat(offered.path("execution_id").asString()).isEqualTo(first);
+
+      other.process.destroyForcibly().waitFor();
+      other.start();
+
+      Eventually.until(
+          "the message taken by a new turn",
+          AgentServer.LIMIT,
+          () -> programs.taken(id).contains("given, not acknowledged"));
+      otherApi.awaitIdle(id);
+      assertThat(programs.taken(id)).containsOnlyOnce("given, not acknowledged");
+      List<JsonNode> transcript = otherApi.transcript(id);
+      List<JsonNode> users =
+          transcript.stream().filter(e -> e.path("kind").asString().equals("user")).toList();
+      assertThat(SessionApi.userTexts(transcript)).containsOnlyOnce("given, not acknowledged");
+      assertThat(users.get(users.size() - 1).path("execution_id").asString()).isNotEqualTo(first);
+      assertThat(otherApi.execution(first).path("status").asString()).isEqualTo("stale");
+    }
+  }
 }

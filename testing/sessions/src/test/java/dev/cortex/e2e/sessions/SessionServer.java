@@ -1,5 +1,7 @@
 package dev.cortex.e2e.sessions;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.cortex.testing.AgentPrograms;
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.Eventually;
@@ -11,10 +13,15 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -77,6 +84,71 @@ final class SessionServer implements AutoCloseable {
     Map<String, Object> fields = new LinkedHashMap<>(more);
     fields.put("name", name);
     return api.create(ScriptedAgent.command(), work, fields);
+  }
+
+  /**
+   * A session named {@code name} of the scripted agent that keeps what it takes in ({@link
+   * AgentPrograms#logged}, or {@link AgentPrograms#loggedNoAck} when it is not to acknowledge).
+   */
+  String logged(String name, boolean acks) throws Exception {
+    return api.create(
+            AgentPrograms.run(acks ? programs.logged : programs.loggedNoAck),
+            work,
+            Map.of("name", name))
+        .path("id")
+        .asString();
+  }
+
+  /**
+   * Sends {@code texts} to a session, the first at once and each next {@code apart} later (not
+   * waiting for the answers in between), and returns the answers in order.
+   */
+  List<JsonNode> sendPaced(String id, List<String> texts, Duration apart) throws Exception {
+    ScheduledExecutorService senders = Executors.newScheduledThreadPool(texts.size());
+    try {
+      List<ScheduledFuture<JsonNode>> answers = new ArrayList<>();
+      for (int i = 0; i < texts.size(); i++) {
+        String text = texts.get(i);
+        answers.add(
+            senders.schedule(
+                () -> api.send(id, text), apart.toMillis() * i, TimeUnit.MILLISECONDS));
+      }
+      List<JsonNode> answered = new ArrayList<>();
+      for (ScheduledFuture<JsonNode> answer : answers) {
+        answered.add(answer.get(AgentServer.LIMIT.toSeconds(), TimeUnit.SECONDS));
+      }
+      return answered;
+    } finally {
+      senders.shutdownNow();
+    }
+  }
+
+  /**
+   * Waits until every one of {@code sent} has a user entry in the session's transcript and the
+   * session is idle, then checks that each reached the agent once and is in the transcript once.
+   */
+  void awaitEachOnce(String id, List<String> sent) throws Exception {
+    Eventually.until(
+        sent.size() + " messages delivered to " + id,
+        AgentServer.LIMIT,
+        () -> {
+          try {
+            return SessionApi.userTexts(api.transcriptAll(id)).containsAll(sent);
+          } catch (Exception e) {
+            return false;
+          }
+        });
+    api.awaitIdle(id);
+    List<String> users = SessionApi.userTexts(api.transcriptAll(id));
+    List<String> taken = programs.taken(id);
+    for (String text : sent) {
+      assertThat(taken.stream().filter(text::equals).count())
+          .as("%s reached the agent once; it took %s", text, taken)
+          .isEqualTo(1);
+      assertThat(users.stream().filter(text::equals).count())
+          .as("%s is in the transcript once: %s", text, users)
+          .isEqualTo(1);
+    }
   }
 
   /** The id of the session named {@code name}. */

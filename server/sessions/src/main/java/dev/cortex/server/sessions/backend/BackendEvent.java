@@ -45,6 +45,20 @@ public sealed interface BackendEvent {
       String mode)
       implements BackendEvent {}
 
+  /**
+   * How the backend takes messages, said once, before it acknowledges any: with {@code acks} it
+   * acknowledges each message it takes ({@link Acked}), so it may be given more while its turn
+   * runs; without, it takes its turn's prompt and nothing more.
+   */
+  record Handshake(boolean acks) implements BackendEvent {}
+
+  /** The backend took the message {@code id} (of its prompt, or injected): it is delivered. */
+  record Acked(String id) implements BackendEvent {
+    public Acked {
+      Objects.requireNonNull(id, "id");
+    }
+  }
+
   /** Something the backend said that is not part of the conversation (a malformed line, say). */
   record Note(String text) implements BackendEvent {}
 

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * The {@code claude} backend: each turn is one Claude Code process in print mode, reading
  * stream-json user messages on standard input and printing stream-json events (see {@code
  * docs/claude-backend.md}). The prompt is the first user message; an injected message is another,
- * which Claude Code takes into the running turn. The turn ends at Claude Code's {@code result}
+ * which Claude Code takes into the running turn. Claude Code echoes each user message as it takes
+ * it in: the echo is the message's acknowledgement. The turn ends at Claude Code's {@code result}
  * (standard input is then closed, so that the process exits), or when the process exits without
  * one.
  *
@@ -64,7 +65,7 @@ public final class ClaudeBackend implements Backend {
     } catch (IOException e) {
       throw new BackendException("Claude Code could not be started: " + e.getMessage());
     }
-    running.write(stream.promptLine(request.prompt()));
+    running.write(stream.promptLine(request));
     return running;
   }
 

@@ -1,8 +1,6 @@
 package dev.cortex.server.sessions.backend;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +18,9 @@ import tools.jackson.databind.JsonNode;
  *   <li>{@code assistant}: {@link BackendEvent.Text} for each text block, {@link
  *       BackendEvent.ToolUse} for each tool use (its input as JSON text).
  *   <li>{@code user}: {@link BackendEvent.ToolResult} for each tool result (content flattened to
- *       text); an echo of a message Cortex wrote ({@code isReplay}) says Claude Code took it in.
+ *       text); an echo of a message Cortex wrote ({@code isReplay}) says Claude Code took it in:
+ *       {@link BackendEvent.Acked} for each message of that line (the first echo is preceded by a
+ *       {@link BackendEvent.Handshake} that acknowledges, before which no message is injected).
  *   <li>{@code result}: its usage and cost are added up; when every message written has been taken
  *       in, {@link BackendEvent.Cost} then {@link BackendEvent.End} (failed on {@code is_error} or
  *       an {@code error_*} subtype). A message injected too late for the running query is run by
@@ -61,7 +61,10 @@ final class ClaudeStream {
   private String sessionId;
   private String apiKeySource;
   private boolean echoes;
-  private final Deque<String> untaken = new ArrayDeque<>();
+
+  /** The user message lines written and not echoed yet: their uuid, and the ids of the messages. */
+  private final Map<String, List<String>> untaken = new LinkedHashMap<>();
+
   private long inputTokens;
   private long outputTokens;
   private long cacheReadTokens;
@@ -79,22 +82,22 @@ final class ClaudeStream {
     this.cloudProvider = CLOUD_PROVIDERS.stream().anyMatch(name -> truthy(environment.get(name)));
   }
 
-  /** The line that starts the turn with {@code prompt}. */
-  synchronized String promptLine(String prompt) {
-    return userLine(prompt, false);
+  /** The line that starts the turn: its messages as one prompt. */
+  synchronized String promptLine(TurnRequest request) {
+    return userLine(request.prompt(), request.messageIds(), false);
   }
 
   /**
-   * The line that adds {@code text} to the running turn, or null once the turn is ending (the text
-   * must then wait for the next turn).
+   * The line that adds the message {@code id} to the running turn, or null once the turn is ending
+   * (the message must then wait for the next turn).
    */
-  synchronized String injectLine(String text) {
-    return closed ? null : userLine(text, true);
+  synchronized String injectLine(String id, String text) {
+    return closed ? null : userLine(text, List.of(id), true);
   }
 
-  private String userLine(String text, boolean steer) {
+  private String userLine(String text, List<String> ids, boolean steer) {
     String uuid = UUID.randomUUID().toString();
-    untaken.addLast(uuid);
+    untaken.put(uuid, List.copyOf(ids));
     Map<String, Object> message = new LinkedHashMap<>();
     message.put("role", "user");
     message.put("content", text);
@@ -219,7 +222,7 @@ final class ClaudeStream {
 
   private void user(JsonNode node, List<BackendEvent> events) {
     if (node.path("isReplay").asBoolean(false)) {
-      taken(node.path("uuid").asString(null));
+      taken(node.path("uuid").asString(null), events);
       return;
     }
     for (JsonNode block : node.path("message").path("content")) {
@@ -233,11 +236,21 @@ final class ClaudeStream {
     }
   }
 
-  /** Claude Code took a written message in: the one with {@code uuid}, else the oldest. */
-  private void taken(String uuid) {
-    echoes = true;
-    if (uuid == null || !untaken.remove(uuid)) {
-      untaken.pollFirst();
+  /**
+   * Claude Code took a written message in: the one with {@code uuid}, else the oldest. Its echo
+   * acknowledges the messages of that line; the first echo also says that Claude Code does.
+   */
+  private void taken(String uuid, List<BackendEvent> events) {
+    if (!echoes) {
+      echoes = true;
+      events.add(new BackendEvent.Handshake(true));
+    }
+    List<String> ids = uuid == null ? null : untaken.remove(uuid);
+    if (ids == null && !untaken.isEmpty()) {
+      ids = untaken.remove(untaken.keySet().iterator().next());
+    }
+    if (ids != null) {
+      ids.forEach(id -> events.add(new BackendEvent.Acked(id)));
     }
   }
 

@@ -5,18 +5,27 @@ import dev.cortex.process.ProcessResult;
 import dev.cortex.process.ProcessSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The {@code command} backend: each turn runs the session's program, which speaks the JSON-lines
- * protocol of {@code docs/command-backend.md}: a {@code turn} line (and {@code inject} lines) in;
- * {@code session}, {@code text}, {@code tool_use}, {@code tool_result}, {@code cost} and {@code
- * end} lines out.
+ * protocol of {@code docs/command-backend.md}, version {@link #PROTOCOL}: a {@code turn} line (and,
+ * for a program that said it acknowledges messages, {@code inject} lines) in; {@code hello}, {@code
+ * ack}, {@code session}, {@code text}, {@code tool_use}, {@code tool_result}, {@code cost} and
+ * {@code end} lines out ({@link CommandStream}).
  */
 public final class CommandBackend implements Backend {
   public static final String NAME = "command";
+
+  /**
+   * The version of the protocol the server speaks, named in every {@code turn} line: 1 had no
+   * {@code hello}, no {@code ack} and no message ids; 2 has them, and a program of protocol 1
+   * (which never says {@code hello}) is still served as before, but for injected messages.
+   */
+  public static final int PROTOCOL = 2;
 
   /** Standard error kept of one turn, for the failure message and the log. */
   static final int STDERR_BYTES = 64 * 1024;
@@ -31,6 +40,7 @@ public final class CommandBackend implements Backend {
     if (request.program() == null || request.program().isEmpty()) {
       throw new BackendException("The session has no program for the command backend.");
     }
+    CommandStream stream = new CommandStream();
     ProcessTurn running;
     try {
       running =
@@ -42,7 +52,7 @@ public final class CommandBackend implements Backend {
                   .build(),
               events,
               CommandBackend::injectLine,
-              (line, turn) -> turn.event(parse(line, turn)),
+              (line, turn) -> forward(stream.accept(line), turn),
               CommandBackend::tail);
     } catch (IOException e) {
       throw new BackendException(
@@ -51,15 +61,39 @@ public final class CommandBackend implements Backend {
               + " could not be started: "
               + e.getMessage());
     }
+    running.write(turnLine(request));
+    return running;
+  }
+
+  private static void forward(List<BackendEvent> events, ProcessTurn turn) {
+    for (BackendEvent event : events) {
+      if (event instanceof BackendEvent.End end) {
+        turn.end(end);
+      } else {
+        turn.event(event);
+      }
+    }
+  }
+
+  /** The first line of a turn. */
+  static String turnLine(TurnRequest request) {
     Map<String, Object> first = new LinkedHashMap<>();
     first.put("type", "turn");
+    first.put("protocol", PROTOCOL);
     first.put("session_id", request.sessionId());
     first.put("prompt", request.prompt());
+    List<Map<String, String>> messages = new ArrayList<>();
+    for (TurnRequest.Message message : request.messages()) {
+      Map<String, String> item = new LinkedHashMap<>();
+      item.put("id", message.id());
+      item.put("text", message.text());
+      messages.add(item);
+    }
+    first.put("messages", messages);
     first.put("resume", request.resume());
     first.put("model", request.model());
     first.put("mcp_config", request.mcpConfig().toString());
-    running.write(BackendJson.MAPPER.writeValueAsString(first));
-    return running;
+    return BackendJson.MAPPER.writeValueAsString(first);
   }
 
   /** The last lines of a program's standard error, for a failure message. */
@@ -74,66 +108,11 @@ public final class CommandBackend implements Backend {
     return out.length() > 500 ? out.substring(out.length() - 500) : out.toString();
   }
 
-  static String injectLine(String text) {
-    return BackendJson.MAPPER.writeValueAsString(Map.of("type", "inject", "text", text));
-  }
-
-  /** The event of one output line; a line that is no event of the protocol is a note. */
-  static BackendEvent parse(Lines.Line line, ProcessTurn turn) {
-    if (line.text().isBlank()) {
-      return null;
-    }
-    JsonNode node;
-    try {
-      node = BackendJson.MAPPER.readTree(line.text());
-    } catch (RuntimeException e) {
-      return new BackendEvent.Note(
-          "the backend printed a line that is not JSON: " + preview(line.text()));
-    }
-    if (node == null || !node.isObject()) {
-      return new BackendEvent.Note(
-          "the backend printed a line that is not a JSON object: " + preview(line.text()));
-    }
-    String type = node.path("type").asString("");
-    switch (type) {
-      case "session":
-        return new BackendEvent.Started(node.path("id").asString(null));
-      case "text":
-        return new BackendEvent.Text(node.path("text").asString(""));
-      case "tool_use":
-        return new BackendEvent.ToolUse(
-            node.path("id").asString(null),
-            node.path("name").asString(""),
-            BackendJson.MAPPER.writeValueAsString(node.path("input")));
-      case "tool_result":
-        return new BackendEvent.ToolResult(
-            node.path("tool_use_id").asString(null),
-            node.path("content").isString()
-                ? node.path("content").asString()
-                : BackendJson.MAPPER.writeValueAsString(node.path("content")),
-            node.path("is_error").asBoolean(false));
-      case "cost":
-        return new BackendEvent.Cost(
-            node.path("model").asString(null),
-            node.path("input_tokens").asLong(0),
-            node.path("output_tokens").asLong(0),
-            node.path("cache_read_tokens").asLong(0),
-            node.path("cache_write_tokens").asLong(0),
-            node.path("usd").isNumber() ? node.path("usd").asDouble() : null,
-            "plan".equals(node.path("mode").asString("api")) ? "plan" : "api");
-      case "end":
-        turn.end(
-            "completed".equals(node.path("status").asString(""))
-                ? BackendEvent.End.completed(node.path("result").asString(null))
-                : BackendEvent.End.failed(
-                    node.path("error").asString("the backend reported a failure")));
-        return null;
-      default:
-        return new BackendEvent.Note("the backend printed an event of unknown type '" + type + "'");
-    }
-  }
-
-  private static String preview(String text) {
-    return text.length() > 200 ? text.substring(0, 200) + "…" : text;
+  static String injectLine(String id, String text) {
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("type", "inject");
+    line.put("id", id);
+    line.put("text", text);
+    return BackendJson.MAPPER.writeValueAsString(line);
   }
 }

@@ -12,10 +12,13 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +33,7 @@ final class ProcessTurn implements RunningTurn {
 
   private final RunningProcess process;
   private final Backend.TurnEvents events;
-  private final Function<String, String> injectLine;
+  private final BiFunction<String, String, String> injectLine;
   private final CompletableFuture<BackendEvent.End> ended = new CompletableFuture<>();
   private final AtomicBoolean stopped = new AtomicBoolean();
 
@@ -39,6 +42,16 @@ final class ProcessTurn implements RunningTurn {
 
   private boolean finished; // guarded by delivery
   private boolean inputClosed; // guarded by this
+  private volatile boolean broken; // written by the input thread
+
+  /** Writes the program's input, one line after the other. */
+  private final ExecutorService input =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread thread = new Thread(r, "cortex-turn-input");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   /**
    * Starts {@code spec} (which must keep standard input open) as a turn: each line of its standard
@@ -46,14 +59,14 @@ final class ProcessTurn implements RunningTurn {
    * exit ends the turn if {@code parse} did not, with {@code stderrTail} of its result in the
    * message.
    *
-   * @param injectLine turns an injected message into the line the program reads, or null when the
-   *     turn can no longer take it
+   * @param injectLine turns an injected message (its id and text) into the line the program reads,
+   *     or null when the turn can no longer take it
    * @throws IOException when the program cannot be started
    */
   static ProcessTurn start(
       ProcessSpec spec,
       Backend.TurnEvents events,
-      Function<String, String> injectLine,
+      BiFunction<String, String, String> injectLine,
       BiConsumer<Lines.Line, ProcessTurn> parse,
       Function<ProcessResult, String> stderrTail)
       throws IOException {
@@ -74,39 +87,64 @@ final class ProcessTurn implements RunningTurn {
   }
 
   /**
-   * @param injectLine turns an injected message into the line the program reads, or null when the
-   *     turn can no longer take it
+   * @param injectLine turns an injected message (its id and text) into the line the program reads,
+   *     or null when the turn can no longer take it
    */
   ProcessTurn(
-      RunningProcess process, Backend.TurnEvents events, Function<String, String> injectLine) {
+      RunningProcess process,
+      Backend.TurnEvents events,
+      BiFunction<String, String, String> injectLine) {
     this.process = process;
     this.events = events;
     this.injectLine = injectLine;
   }
 
-  /** Writes one line to the program. */
+  /**
+   * Queues one line for the program; false once its input is closed. Lines are written in order by
+   * the turn's input thread, so that a program that does not read yet holds up neither the caller
+   * nor the reading of its output; a line the program can no longer take is dropped (a message in
+   * it is never acknowledged, so it goes back to the queue when the turn ends).
+   */
   synchronized boolean write(String line) {
     if (inputClosed) {
       return false;
     }
+    byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+    input.execute(() -> send(bytes));
+    return true;
+  }
+
+  private void send(byte[] bytes) {
+    if (broken) {
+      return;
+    }
     try {
       OutputStream in = process.stdin();
-      in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      in.write(bytes);
       in.flush();
-      return true;
     } catch (IOException e) {
-      return false;
+      broken = true; // the program closed its input or went away; its exit ends the turn
     }
   }
 
-  /** Closes the program's input: the turn has ended (the program may still be finishing). */
+  /**
+   * Closes the program's input, after the lines queued before: the turn has ended (the program may
+   * still be finishing).
+   */
   synchronized void closeInput() {
-    inputClosed = true;
-    try {
-      process.stdin().close();
-    } catch (IOException e) {
-      // already closed
+    if (inputClosed) {
+      return;
     }
+    inputClosed = true;
+    input.execute(
+        () -> {
+          try {
+            process.stdin().close();
+          } catch (IOException e) {
+            // already closed
+          }
+        });
+    input.shutdown();
   }
 
   /** Sends an event, unless the turn already ended (null events are nothing to send). */
@@ -181,13 +219,8 @@ final class ProcessTurn implements RunningTurn {
   }
 
   @Override
-  public boolean injects() {
-    return true;
-  }
-
-  @Override
-  public boolean inject(String text) {
-    String line = injectLine.apply(text);
+  public boolean inject(String id, String text) {
+    String line = injectLine.apply(id, text);
     return line != null && write(line);
   }
 

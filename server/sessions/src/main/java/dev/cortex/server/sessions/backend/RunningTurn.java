@@ -6,17 +6,13 @@ import java.util.Optional;
 /** A turn a backend is running. */
 public interface RunningTurn {
   /**
-   * Whether {@link #inject} reaches the running turn: a message sent mid-turn is then merged into
-   * it; otherwise it waits for the next turn.
-   */
-  boolean injects();
-
-  /**
-   * Adds a user message to the running turn.
+   * Gives the running turn a user message; the backend acknowledges it ({@link BackendEvent.Acked}
+   * with {@code id}) once it has taken it. Only for a backend whose {@link BackendEvent.Handshake}
+   * said it acknowledges: one that does not would never say whether it took the message.
    *
    * @return false when the turn can no longer take it (it is ending): queue it instead
    */
-  boolean inject(String text);
+  boolean inject(String id, String text);
 
   /** Stops the turn and everything it started; its last event is an end with status stopped. */
   void stop();

@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * @param name {@code cortex-<6 hex>}, for people
  * @param channel where the conversation happens: {@code cli:<name>}; {@code web:}, {@code slack:},
- *     {@code feishu:} later
+ *     {@code feishu:} for their platforms' front doors (reserved: the session API refuses them)
  * @param composition {@code direct} (the session's MCP server has its groups) or {@code none}
  * @param startedBy who started it: a person directly, an agent, a schedule or a callback
  * @param toolAllowlist the tools its MCP server may register (null: all of its groups')

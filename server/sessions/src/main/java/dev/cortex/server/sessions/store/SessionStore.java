@@ -16,9 +16,8 @@ import java.util.function.Supplier;
 import tools.jackson.core.type.TypeReference;
 
 /**
- * Sessions, their transcripts and their inboxes, in the home's database. A transcript is
- * append-only; an inbox holds the messages that arrived while a turn ran and were not injected into
- * it, until a turn takes them — durably, so that none is lost or delivered twice across restarts.
+ * Sessions and their transcripts, in the home's database; their inboxes are {@link Inbox}. A
+ * transcript is append-only.
  */
 public final class SessionStore {
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
@@ -159,37 +158,50 @@ public final class SessionStore {
   public Transcript.Entry append(
       String sessionId, String executionId, Transcript.Kind kind, String entry) {
     String body = redactor.redact(entry);
-    Instant at = now();
-    long seq =
-        database
-            .get()
-            .write(
-                c -> {
-                  long next = nextSeq(c, "session_transcript", sessionId);
-                  Sql.update(
-                      c,
-                      "INSERT INTO session_transcript (session_id, seq, execution_id, kind, body, at)"
-                          + " VALUES (?, ?, ?, ?, ?, ?)",
-                      sessionId,
-                      next,
-                      executionId,
-                      kind.wire(),
-                      body,
-                      at);
-                  return next;
-                });
-    return new Transcript.Entry(seq, executionId, kind, body, at);
+    Instant at = now(clock);
+    return database.get().write(c -> append(c, sessionId, executionId, kind, body, at));
+  }
+
+  /**
+   * Appends an entry whose secrets are already taken out to a session's transcript, in the caller's
+   * transaction.
+   */
+  static Transcript.Entry append(
+      Connection c,
+      String sessionId,
+      String executionId,
+      Transcript.Kind kind,
+      String body,
+      Instant at)
+      throws SQLException {
+    long next = nextSeq(c, "session_transcript", sessionId);
+    Sql.update(
+        c,
+        "INSERT INTO session_transcript (session_id, seq, execution_id, kind, body, at)"
+            + " VALUES (?, ?, ?, ?, ?, ?)",
+        sessionId,
+        next,
+        executionId,
+        kind.wire(),
+        body,
+        at);
+    return new Transcript.Entry(next, executionId, kind, body, at);
   }
 
   /**
    * Now, to the millisecond the database keeps: an entry handed to followers as it is recorded is
    * the same as the one read back later.
    */
-  private Instant now() {
+  static Instant now(Clock clock) {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }
 
-  private static long nextSeq(Connection c, String table, String sessionId) throws SQLException {
+  /** The inboxes of the sessions, in the same database. */
+  public Inbox inbox() {
+    return new Inbox(database, clock, redactor);
+  }
+
+  static long nextSeq(Connection c, String table, String sessionId) throws SQLException {
     Long max =
         Sql.one(
             c,
@@ -219,135 +231,6 @@ public final class SessionStore {
                     sessionId,
                     afterSeq,
                     limit));
-  }
-
-  /** A message waiting in a session's inbox. */
-  public record Pending(long seq, String text, String source, Instant at) {}
-
-  /** Puts a message in the inbox; it waits there until a turn takes it. */
-  public long enqueue(String sessionId, String text, String source) {
-    return enqueue(sessionId, text, source, null).seq();
-  }
-
-  /**
-   * A message put in the inbox.
-   *
-   * @param added false when a message of the same key was there already (this is its number)
-   */
-  public record Enqueued(long seq, boolean added) {}
-
-  /**
-   * Puts a message in the inbox once per {@code key}: a second message of the same key is not added
-   * (whether or not the first was delivered), so that a sender that retries after a crash does not
-   * send twice.
-   *
-   * @param key null for a message that has none
-   */
-  public Enqueued enqueue(String sessionId, String text, String source, String key) {
-    Instant at = clock.instant();
-    return database
-        .get()
-        .write(
-            c -> {
-              if (key != null) {
-                Long seq =
-                    Sql.one(
-                        c,
-                        "SELECT seq FROM session_inbox WHERE dedupe_key = ?",
-                        rs -> rs.getLong(1),
-                        key);
-                if (seq != null) {
-                  return new Enqueued(seq, false);
-                }
-              }
-              long next = nextSeq(c, "session_inbox", sessionId);
-              Sql.update(
-                  c,
-                  "INSERT INTO session_inbox (session_id, seq, text, source, at, dedupe_key)"
-                      + " VALUES (?, ?, ?, ?, ?, ?)",
-                  sessionId,
-                  next,
-                  text,
-                  source,
-                  at,
-                  key);
-              return new Enqueued(next, true);
-            });
-  }
-
-  /** The sessions with messages waiting in their inbox. */
-  public List<String> withPending() {
-    return database
-        .get()
-        .read(
-            c ->
-                Sql.query(
-                    c,
-                    "SELECT DISTINCT session_id FROM session_inbox WHERE delivered_to IS NULL ORDER BY session_id",
-                    rs -> rs.getString(1)));
-  }
-
-  /** The messages waiting in the inbox, oldest first. */
-  public List<Pending> pending(String sessionId) {
-    return database
-        .get()
-        .read(
-            c ->
-                Sql.query(
-                    c,
-                    "SELECT seq, text, source, at FROM session_inbox"
-                        + " WHERE session_id = ? AND delivered_to IS NULL ORDER BY seq",
-                    rs ->
-                        new Pending(
-                            rs.getLong("seq"),
-                            rs.getString("text"),
-                            rs.getString("source"),
-                            Sql.instant(rs.getString("at"))),
-                    sessionId));
-  }
-
-  /**
-   * Marks inbox messages as taken by {@code executionId} and records them in the transcript, in one
-   * transaction: a message is delivered exactly once.
-   *
-   * @return the transcript entries of the delivered messages
-   */
-  public List<Transcript.Entry> deliver(
-      String sessionId, List<Pending> messages, String executionId) {
-    Instant at = now();
-    return database
-        .get()
-        .write(
-            c -> {
-              List<Transcript.Entry> entries = new java.util.ArrayList<>();
-              long next = nextSeq(c, "session_transcript", sessionId);
-              for (Pending message : messages) {
-                int taken =
-                    Sql.update(
-                        c,
-                        "UPDATE session_inbox SET delivered_to = ?"
-                            + " WHERE session_id = ? AND seq = ? AND delivered_to IS NULL",
-                        executionId,
-                        sessionId,
-                        message.seq());
-                if (taken == 1) {
-                  String body = Transcript.user(message.text(), message.source());
-                  Sql.update(
-                      c,
-                      "INSERT INTO session_transcript (session_id, seq, execution_id, kind, body, at)"
-                          + " VALUES (?, ?, ?, 'user', ?, ?)",
-                      sessionId,
-                      next,
-                      executionId,
-                      body,
-                      at);
-                  entries.add(
-                      new Transcript.Entry(next, executionId, Transcript.Kind.USER, body, at));
-                  next++;
-                }
-              }
-              return entries;
-            });
   }
 
   private static Session session(ResultSet rs) throws SQLException {

@@ -3,7 +3,10 @@ package dev.cortex.server.sessions.store;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Migration;
 
-/** The {@code sessions} area: sessions, their transcripts and inboxes, executions and costs. */
+/**
+ * The {@code sessions} area: sessions, their transcripts and inboxes (each message queued, offered
+ * to a turn, or delivered), executions and costs.
+ */
 public final class SessionsSchema {
   private SessionsSchema() {}
 
@@ -93,6 +96,16 @@ public final class SessionsSchema {
             ALTER TABLE session_inbox ADD COLUMN dedupe_key TEXT;
             CREATE UNIQUE INDEX session_inbox_by_key ON session_inbox (dedupe_key)
               WHERE dedupe_key IS NOT NULL;
+            """),
+        // Each message's state: queued, offered to a turn (offered_to) that has not acknowledged
+        // it yet, or delivered (delivered_to).
+        Migration.sql(
+            3,
+            """
+            ALTER TABLE session_inbox ADD COLUMN state TEXT NOT NULL DEFAULT 'queued';
+            ALTER TABLE session_inbox ADD COLUMN offered_to TEXT;
+            UPDATE session_inbox SET state = 'delivered' WHERE delivered_to IS NOT NULL;
+            CREATE INDEX session_inbox_by_state ON session_inbox (session_id, state, seq);
             """));
   }
 }

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cortex.base.CortexHome;
+import dev.cortex.server.sessions.backend.BackendEvent.Acked;
 import dev.cortex.server.sessions.backend.BackendEvent.Cost;
 import dev.cortex.server.sessions.backend.BackendEvent.End;
+import dev.cortex.server.sessions.backend.BackendEvent.Handshake;
 import dev.cortex.server.sessions.backend.BackendEvent.Note;
 import dev.cortex.server.sessions.backend.BackendEvent.Started;
 import dev.cortex.server.sessions.backend.BackendEvent.Text;
@@ -193,8 +195,7 @@ class ClaudeBackendTest {
     RunningTurn turn = backend.start(request("inject", "How many files are there?"), events);
     events.awaitText("Counting the files.");
 
-    assertThat(turn.injects()).isTrue();
-    assertThat(turn.inject("Also say goodbye.")).isTrue();
+    assertThat(turn.inject("2", "Also say goodbye.")).isTrue();
 
     assertThat(TurnRecorder.end(turn)).isEqualTo(End.completed("There are 3 files. And goodbye!"));
     assertThat(events.events())
@@ -204,6 +205,9 @@ class ClaudeBackendTest {
             new Text("There are 3 files. And goodbye!"),
             new Cost("claude-sonnet-4-5-20250929", 14, 13, 300, 0, 0.0042, "api"),
             End.completed("There are 3 files. And goodbye!"));
+    assertThat(events.acks())
+        .as("each echo acknowledges its message")
+        .containsExactly(new Handshake(true), new Acked("1"), new Acked("2"));
     List<JsonNode> written = stdin();
     assertThat(written).hasSize(2);
     JsonNode injected = written.get(1);
@@ -222,7 +226,7 @@ class ClaudeBackendTest {
     RunningTurn turn = backend.start(request("inject-queued", "First question"), events);
     events.awaitText("First answer.");
 
-    assertThat(turn.inject("Second question")).isTrue();
+    assertThat(turn.inject("2", "Second question")).isTrue();
 
     assertThat(TurnRecorder.end(turn)).isEqualTo(End.completed("Second answer."));
     assertThat(events.events())
@@ -232,6 +236,7 @@ class ClaudeBackendTest {
             new Text("Second answer."),
             new Cost("claude-sonnet-4-5-20250929", 12, 7, 250, 10, 0.0025, "api"),
             End.completed("Second answer."));
+    assertThat(events.acks()).containsExactly(new Handshake(true), new Acked("1"), new Acked("2"));
     assertThat(stdin()).hasSize(2);
   }
 
@@ -240,7 +245,7 @@ class ClaudeBackendTest {
     RunningTurn turn = backend.start(request("plain-answer", "hi"), new TurnRecorder());
     TurnRecorder.end(turn);
 
-    assertThat(turn.inject("too late")).isFalse();
+    assertThat(turn.inject("2", "too late")).isFalse();
   }
 
   @Test
@@ -337,13 +342,21 @@ class ClaudeBackendTest {
     env.put("FAKE_CLAUDE_ARGS", dir.resolve("args").toString());
     env.put("FAKE_CLAUDE_PIDS", dir.resolve("pids").toString());
     return new TurnRequest(
-        "s_1", prompt, resume, model, dir, env, dir.resolve("mcp-config.json"), false, null);
+        "s_1",
+        List.of(new TurnRequest.Message("1", prompt)),
+        resume,
+        model,
+        dir,
+        env,
+        dir.resolve("mcp-config.json"),
+        false,
+        null);
   }
 
   private static TurnRequest withEnvironment(TurnRequest request, Map<String, String> env) {
     return new TurnRequest(
         request.sessionId(),
-        request.prompt(),
+        request.messages(),
         request.resume(),
         request.model(),
         request.workingDirectory(),

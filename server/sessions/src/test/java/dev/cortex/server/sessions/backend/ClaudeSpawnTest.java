@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -90,7 +91,7 @@ class ClaudeSpawnTest {
     TurnRequest request =
         new TurnRequest(
             "s_1",
-            "hi",
+            List.of(new TurnRequest.Message("1", "hi")),
             null,
             null,
             Path.of("/work/project"),
@@ -108,7 +109,7 @@ class ClaudeSpawnTest {
       String resume, String model, Path mcpConfig, boolean strict, String bundles) {
     return new TurnRequest(
         "s_4f2a9c",
-        "What time is it?",
+        List.of(new TurnRequest.Message("1", "What time is it?")),
         resume,
         model,
         Path.of("/work/project"),

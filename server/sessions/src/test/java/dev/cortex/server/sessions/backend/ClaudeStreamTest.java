@@ -2,11 +2,16 @@ package dev.cortex.server.sessions.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.server.sessions.backend.BackendEvent.Acked;
 import dev.cortex.server.sessions.backend.BackendEvent.Cost;
 import dev.cortex.server.sessions.backend.BackendEvent.End;
+import dev.cortex.server.sessions.backend.BackendEvent.Handshake;
 import dev.cortex.server.sessions.backend.BackendEvent.Note;
 import dev.cortex.server.sessions.backend.BackendEvent.Started;
 import dev.cortex.server.sessions.backend.BackendEvent.Text;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,7 +29,7 @@ class ClaudeStreamTest {
   @Test
   void accept_successWithIsError_endsFailedWithTheResultText() {
     ClaudeStream stream = new ClaudeStream(null, Map.of());
-    stream.promptLine("hi");
+    stream.promptLine(request("hi"));
 
     ClaudeStream.Read read =
         stream.accept(
@@ -70,8 +75,8 @@ class ClaudeStreamTest {
   @Test
   void accept_claudeCodeWithoutEchoes_endsAtTheFirstResult() {
     ClaudeStream stream = new ClaudeStream(null, Map.of());
-    stream.promptLine("first");
-    assertThat(stream.injectLine("second")).isNotNull();
+    stream.promptLine(request("first"));
+    assertThat(stream.injectLine("2", "second")).isNotNull();
 
     assertThat(stream.accept(line(result(0.1))).end()).isEqualTo(End.completed("done"));
   }
@@ -79,8 +84,8 @@ class ClaudeStreamTest {
   @Test
   void accept_echoWithAnotherUuid_takesTheOldestMessageIn() {
     ClaudeStream stream = new ClaudeStream(null, Map.of());
-    stream.promptLine("first");
-    stream.injectLine("second");
+    stream.promptLine(request("first"));
+    stream.injectLine("2", "second");
     stream.accept(line("{\"type\":\"user\",\"isReplay\":true,\"uuid\":\"not-ours\"}"));
 
     assertThat(stream.accept(line(result(0.1))).end()).as("one message not taken in yet").isNull();
@@ -96,7 +101,7 @@ class ClaudeStreamTest {
     ClaudeStream stream = new ClaudeStream(null, Map.of());
     stream.accept(line(result(0.1)));
 
-    assertThat(stream.injectLine("late")).isNull();
+    assertThat(stream.injectLine("2", "late")).isNull();
     ClaudeStream.Read read = stream.accept(line("{\"type\":\"assistant\",\"message\":{}}"));
     assertThat(read.events()).isEmpty();
     assertThat(read.end()).isNull();
@@ -169,14 +174,43 @@ class ClaudeStreamTest {
   void promptLine_userMessage_carriesTheTextAndAFreshUuid() {
     ClaudeStream stream = new ClaudeStream(null, Map.of());
 
-    var first = JSON.readTree(stream.promptLine("a \"quoted\"\nline"));
-    var second = JSON.readTree(stream.injectLine("b"));
+    var first = JSON.readTree(stream.promptLine(request("a \"quoted\"\nline")));
+    var second = JSON.readTree(stream.injectLine("2", "b"));
 
     assertThat(first.path("message").path("content").asString()).isEqualTo("a \"quoted\"\nline");
     assertThat(first.path("parent_tool_use_id").isNull()).isTrue();
     assertThat(first.has("priority")).isFalse();
     assertThat(second.path("priority").asString()).isEqualTo("next");
     assertThat(second.path("uuid").asString()).isNotEqualTo(first.path("uuid").asString());
+  }
+
+  @Test
+  void accept_echoes_sayThatClaudeCodeAcknowledges_thenAcknowledgeEachLinesMessages() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    String prompt = stream.promptLine(request("first", "second"));
+    String injected = stream.injectLine("3", "third");
+
+    ClaudeStream.Read first = stream.accept(line(echo(prompt)));
+    ClaudeStream.Read third = stream.accept(line(echo(injected)));
+
+    assertThat(first.events()).containsExactly(new Handshake(true), new Acked("1"), new Acked("2"));
+    assertThat(third.events()).containsExactly(new Acked("3"));
+    assertThat(stream.accept(line(result(0.1))).end()).isEqualTo(End.completed("done"));
+  }
+
+  /** Claude Code's echo of a user message line it took in. */
+  private static String echo(String userLine) {
+    return "{\"isReplay\":true," + userLine.substring(1);
+  }
+
+  /** A turn of {@code texts}, the messages numbered from 1. */
+  private static TurnRequest request(String... texts) {
+    List<TurnRequest.Message> messages = new ArrayList<>();
+    for (int i = 0; i < texts.length; i++) {
+      messages.add(new TurnRequest.Message(Integer.toString(i + 1), texts[i]));
+    }
+    return new TurnRequest(
+        "s_1", messages, null, null, Path.of("/"), Map.of(), Path.of("/mcp.json"), false, null);
   }
 
   private static String result(double usd) {

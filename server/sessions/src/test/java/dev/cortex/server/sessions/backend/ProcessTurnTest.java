@@ -70,7 +70,7 @@ class ProcessTurnTest {
   private TurnRequest request(String script) {
     return new TurnRequest(
         "s_1",
-        "hello",
+        List.of(new TurnRequest.Message("1", "hello")),
         null,
         null,
         dir,

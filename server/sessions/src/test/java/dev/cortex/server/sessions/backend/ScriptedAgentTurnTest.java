@@ -2,8 +2,10 @@ package dev.cortex.server.sessions.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.server.sessions.backend.BackendEvent.Acked;
 import dev.cortex.server.sessions.backend.BackendEvent.Cost;
 import dev.cortex.server.sessions.backend.BackendEvent.End;
+import dev.cortex.server.sessions.backend.BackendEvent.Handshake;
 import dev.cortex.server.sessions.backend.BackendEvent.Note;
 import dev.cortex.server.sessions.backend.BackendEvent.Started;
 import dev.cortex.server.sessions.backend.BackendEvent.Text;
@@ -13,6 +15,7 @@ import dev.cortex.testing.ScriptedAgent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,8 +68,8 @@ class ScriptedAgentTurnTest {
             events);
     events.awaitText("ready");
 
-    assertThat(turn.inject("first")).isTrue();
-    assertThat(turn.inject("second, with \"quotes\"\nand a newline")).isTrue();
+    assertThat(turn.inject("2", "first")).isTrue();
+    assertThat(turn.inject("3", "second, with \"quotes\"\nand a newline")).isTrue();
 
     assertThat(TurnRecorder.end(turn))
         .isEqualTo(End.completed("injected: second, with \"quotes\"\nand a newline"));
@@ -77,6 +80,21 @@ class ScriptedAgentTurnTest {
             new Text("injected: first"),
             new Text("injected: second, with \"quotes\"\nand a newline"),
             End.completed("injected: second, with \"quotes\"\nand a newline"));
+    assertThat(events.acks())
+        .as("it says it acknowledges, then acknowledges its prompt and each injected message")
+        .containsExactly(new Handshake(true), new Acked("1"), new Acked("2"), new Acked("3"));
+  }
+
+  @Test
+  void start_noAckMode_saysOnItsFirstLineThatItDoesNotAcknowledge() throws Exception {
+    TurnRecorder events = new TurnRecorder();
+    RunningTurn turn =
+        start(
+            "{\"say\":\"plain\"}", null, null, events, ScriptedAgent.command(List.of("--no-ack")));
+
+    assertThat(TurnRecorder.end(turn)).isEqualTo(End.completed("plain"));
+    assertThat(events.acks()).containsExactly(new Handshake(false));
+    assertThat(events.events()).first().isEqualTo(new Started("scripted-s_1"));
   }
 
   @Test
@@ -176,6 +194,12 @@ class ScriptedAgentTurnTest {
 
   private RunningTurn start(String prompt, String resume, String model, TurnRecorder events)
       throws BackendException {
+    return start(prompt, resume, model, events, ScriptedAgent.command());
+  }
+
+  private RunningTurn start(
+      String prompt, String resume, String model, TurnRecorder events, List<String> command)
+      throws BackendException {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", System.getenv("PATH"));
     env.put("HOME", System.getProperty("user.home"));
@@ -184,14 +208,14 @@ class ScriptedAgentTurnTest {
         .start(
             new TurnRequest(
                 "s_1",
-                prompt,
+                List.of(new TurnRequest.Message("1", prompt)),
                 resume,
                 model,
                 dir,
                 env,
                 dir.resolve("mcp-config.json"),
                 false,
-                ScriptedAgent.command()),
+                command),
             events);
   }
 }

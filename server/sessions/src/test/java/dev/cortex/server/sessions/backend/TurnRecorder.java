@@ -7,20 +7,45 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
-/** Records a turn's events; tests wait on it for an event (with a deadline, never a sleep). */
+/**
+ * Records a turn's events, those of the conversation apart from how the backend takes messages
+ * ({@link BackendEvent.Handshake}, {@link BackendEvent.Acked}); tests wait on it for an event (with
+ * a deadline, never a sleep).
+ */
 final class TurnRecorder implements Backend.TurnEvents {
   static final Duration DEADLINE = Duration.ofSeconds(60);
 
   private final List<BackendEvent> events = new ArrayList<>();
+  private final List<BackendEvent> acks = new ArrayList<>();
 
   @Override
   public synchronized void event(BackendEvent event) {
-    events.add(event);
+    if (event instanceof BackendEvent.Handshake || event instanceof BackendEvent.Acked) {
+      acks.add(event);
+    } else {
+      events.add(event);
+    }
     notifyAll();
   }
 
+  /** The conversation's events, in order. */
   synchronized List<BackendEvent> events() {
     return List.copyOf(events);
+  }
+
+  /** The handshake and the acknowledgements, in order. */
+  synchronized List<BackendEvent> acks() {
+    return List.copyOf(acks);
+  }
+
+  /** Waits until the backend acknowledged the message {@code id}. */
+  synchronized void awaitAck(String id) throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!acks.contains(new BackendEvent.Acked(id))) {
+      long left = deadline - System.nanoTime();
+      assertThat(left).as("an ack of %s within %s; got %s", id, DEADLINE, acks).isPositive();
+      wait(Math.max(1, left / 1_000_000));
+    }
   }
 
   /** Waits until an event matches {@code condition}; fails after {@link #DEADLINE}. */
