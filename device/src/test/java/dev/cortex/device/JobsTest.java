@@ -7,6 +7,7 @@ import dev.cortex.protocol.hub.Actions;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import dev.cortex.protocol.webhook.Spool;
 import dev.cortex.testing.Eventually;
+import dev.cortex.testing.MovableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,11 +3,9 @@ package dev.cortex.base;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
+import dev.cortex.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class DeadlineTest {
@@ -87,30 +85,4 @@ class DeadlineTest {
   }
 
   /** A clock the test moves by hand. */
-  static final class MovableClock extends Clock {
-    private volatile Instant now;
-
-    MovableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 }

@@ -9,6 +9,7 @@ import dev.cortex.server.sessions.store.Session;
 import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.SessionsSchema;
 import dev.cortex.storage.Database;
+import dev.cortex.testing.MovableClock;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,7 +28,7 @@ class QueryExecutionsTest {
   static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
 
   @TempDir Path dir;
-  TestClock clock = new TestClock(START);
+  MovableClock clock = new MovableClock(START);
   Database database;
   Executions executions;
   Session api;

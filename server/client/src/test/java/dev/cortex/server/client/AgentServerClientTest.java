@@ -9,6 +9,7 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.base.Deadline;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.protocol.webhook.Webhook;
+import dev.cortex.testing.MovableClock;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -17,8 +18,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -151,30 +150,4 @@ class AgentServerClientTest {
   }
 
   /** A clock the test moves by hand. */
-  static final class MovableClock extends Clock {
-    private volatile Instant now;
-
-    MovableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 }

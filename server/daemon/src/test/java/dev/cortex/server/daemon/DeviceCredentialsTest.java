@@ -3,6 +3,7 @@ package dev.cortex.server.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.storage.Database;
+import dev.cortex.testing.MovableClock;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -9,6 +9,7 @@ import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import dev.cortex.testing.Eventually;
+import dev.cortex.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -11,6 +11,7 @@ import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import dev.cortex.storage.Database;
 import dev.cortex.testing.Eventually;
+import dev.cortex.testing.MovableClock;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -2,6 +2,7 @@ package dev.cortex.server.daemon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cortex.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -16,14 +16,13 @@ import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.SessionsSchema;
 import dev.cortex.server.sessions.store.Transcript;
 import dev.cortex.storage.Database;
+import dev.cortex.testing.MovableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,33 +51,6 @@ class SessionServiceTest {
   Path work;
 
   /** A clock that stands still until a test moves it. */
-  static final class MovableClock extends Clock {
-    private volatile Instant now;
-
-    MovableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   @BeforeEach
   void start() throws IOException {
     Path home = Files.createDirectories(dir.resolve("home"));

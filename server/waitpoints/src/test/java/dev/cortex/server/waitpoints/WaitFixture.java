@@ -4,6 +4,7 @@ import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Waits;
 import dev.cortex.storage.Database;
+import dev.cortex.testing.MovableClock;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +21,7 @@ final class WaitFixture implements AutoCloseable {
   static final String SESSION = "ses-0000000000000001";
   static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
 
-  final TestClock clock = new TestClock(START);
+  final MovableClock clock = new MovableClock(START);
   final Inbox inbox = new Inbox().session(SESSION);
   final AtomicReference<WaitSettings> settings = new AtomicReference<>(WaitSettings.DEFAULTS);
   final Database database;

@@ -2,10 +2,8 @@ package dev.cortex.e2e.agentserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.TestJson;
-import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -17,10 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,32 +24,7 @@ import tools.jackson.databind.JsonNode;
  * client} devices on loopback ({@link RemoteDevices}): box1 searching with ripgrep when it is
  * installed, box2 with the built-in search.
  */
-class RemoteFilesIT {
-  @TempDir static Path serverHome;
-  @TempDir static Path box1Home;
-  @TempDir static Path box2Home;
-  @TempDir static Path files;
-
-  static RemoteDevices devices;
-  static McpSyncClient client;
-
-  @BeforeAll
-  static void start() throws Exception {
-    devices = RemoteDevices.start(serverHome, box1Home, box2Home, files);
-    client = devices.client();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (devices != null) {
-      devices.close();
-    }
-  }
-
-  static Outcome call(String tool, Map<String, Object> arguments) {
-    return McpClients.call(client, tool, arguments);
-  }
-
+class RemoteFilesIT extends OnTwoDevices {
   @Test
   void remoteRead_text_numbersLines_pagesWithOffsetAndLimit() throws Exception {
     Path file = Files.createDirectories(files.resolve("read")).resolve("lines.txt");

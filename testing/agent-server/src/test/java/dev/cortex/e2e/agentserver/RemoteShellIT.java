@@ -5,21 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.Eventually;
-import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.RawStdio;
 import dev.cortex.testing.ToolNames;
-import io.modelcontextprotocol.client.McpSyncClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,32 +23,7 @@ import tools.jackson.databind.JsonNode;
  * and real {@code cortex client} devices on loopback ({@link RemoteDevices}); and the device list,
  * offline devices and bad arguments, which every remote tool shares.
  */
-class RemoteShellIT {
-  @TempDir static Path serverHome;
-  @TempDir static Path box1Home;
-  @TempDir static Path box2Home;
-  @TempDir static Path files;
-
-  static RemoteDevices devices;
-  static McpSyncClient client;
-
-  @BeforeAll
-  static void start() throws Exception {
-    devices = RemoteDevices.start(serverHome, box1Home, box2Home, files);
-    client = devices.client();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (devices != null) {
-      devices.close();
-    }
-  }
-
-  static Outcome call(String tool, Map<String, Object> arguments) {
-    return McpClients.call(client, tool, arguments);
-  }
-
+class RemoteShellIT extends OnTwoDevices {
   static Outcome bash(String device, String command) {
     return call("remote_bash", Map.of("device", device, "command", command));
   }

@@ -5,43 +5,14 @@ import static dev.cortex.e2e.sessions.SessionServer.listed;
 import static dev.cortex.e2e.sessions.SessionServer.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cortex.testing.AgentPrograms;
-import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CliRun;
 import dev.cortex.testing.SessionApi;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code cortex chat} and {@code cortex sessions send}: the turns as they come, on a terminal. */
-class CliIT {
-  @TempDir static Path home;
-  @TempDir static Path work;
-
-  static SessionServer fixture;
-  static AgentServer server;
-  static SessionApi api;
-  static AgentPrograms programs;
-
-  @BeforeAll
-  static void start() throws Exception {
-    fixture = SessionServer.start(home, work);
-    server = fixture.server;
-    api = fixture.api;
-    programs = fixture.programs;
-  }
-
-  @AfterAll
-  static void stop() {
-    if (fixture != null) {
-      fixture.close();
-    }
-  }
-
+class CliIT extends OnOneServer {
   @Test
   void chat_andSessionsSend_fromTheCli_showTheTurnsAsTheyCome() throws Exception {
     CliRun chat =

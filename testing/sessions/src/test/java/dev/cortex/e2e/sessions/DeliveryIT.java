@@ -11,45 +11,18 @@ import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.Eventually;
 import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Where a message goes: injected into the running turn, queued for the next one when the turn takes
  * no input, and turns of two sessions at the same time.
  */
-class DeliveryIT {
-  @TempDir static Path home;
-  @TempDir static Path work;
-
-  static SessionServer fixture;
-  static AgentServer server;
-  static SessionApi api;
-  static AgentPrograms programs;
-
-  @BeforeAll
-  static void start() throws Exception {
-    fixture = SessionServer.start(home, work);
-    server = fixture.server;
-    api = fixture.api;
-    programs = fixture.programs;
-  }
-
-  @AfterAll
-  static void stop() {
-    if (fixture != null) {
-      fixture.close();
-    }
-  }
-
+class DeliveryIT extends OnOneServer {
   @Test
   void send_whileATurnRuns_isInjectedIntoIt() throws Exception {
     String id = fixture.scripted("injected", Map.of()).path("id").asString();

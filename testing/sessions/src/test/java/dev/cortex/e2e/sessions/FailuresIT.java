@@ -6,51 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.testing.AgentPrograms;
-import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CliRun;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.SessionApi;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
  * What goes wrong, and what it leaves: a backend that crashes, and bad input to the API, the CLI
  * and the ext tools, refused with stable codes and nothing written.
  */
-class FailuresIT {
-  @TempDir static Path home;
-  @TempDir static Path work;
-
-  static SessionServer fixture;
-  static AgentServer server;
-  static SessionApi api;
-  static AgentPrograms programs;
-
-  @BeforeAll
-  static void start() throws Exception {
-    fixture = SessionServer.start(home, work);
-    server = fixture.server;
-    api = fixture.api;
-    programs = fixture.programs;
-  }
-
-  @AfterAll
-  static void stop() {
-    if (fixture != null) {
-      fixture.close();
-    }
-  }
-
+class FailuresIT extends OnOneServer {
   @Test
   void crash_failsTheTurnWithItsStderrTail_thenMalformedLinesAreNotes_andTheSessionGoesOn()
       throws Exception {

@@ -6,52 +6,24 @@ import static dev.cortex.testing.SessionApi.said;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentPrograms;
-import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CliRun;
 import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.SessionApi;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Stopping a running turn, by {@code cortex sessions stop}, the API and {@code /stop} in a chat:
  * the turn's whole process group ends, its execution is cancelled, and the session goes on.
  */
-class StopIT {
-  @TempDir static Path home;
-  @TempDir static Path work;
-
-  static SessionServer fixture;
-  static AgentServer server;
-  static SessionApi api;
-  static AgentPrograms programs;
-
-  @BeforeAll
-  static void start() throws Exception {
-    fixture = SessionServer.start(home, work);
-    server = fixture.server;
-    api = fixture.api;
-    programs = fixture.programs;
-  }
-
-  @AfterAll
-  static void stop() {
-    if (fixture != null) {
-      fixture.close();
-    }
-  }
-
+class StopIT extends OnOneServer {
   @Test
   void stop_byTheCli_endsTheProcessGroup_cancelsTheExecution_andTheSessionGoesOn()
       throws Exception {
