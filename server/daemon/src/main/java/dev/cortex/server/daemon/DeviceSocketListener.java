@@ -27,7 +27,7 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
   private final RefusalLog refusals;
   private final String peer;
   private volatile String named;
-  private Session session;
+  private volatile Session session;
   private volatile DeviceLink link;
   private volatile boolean warnedMalformed;
 
@@ -182,10 +182,18 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
     return link != null;
   }
 
-  void closeUngreeted() {
-    if (link == null && session != null && session.isOpen()) {
+  /**
+   * Closes the socket for want of a hello; false while the socket is not open yet (its upgrade was
+   * answered, its open not yet seen), so that the next sweep tries again.
+   */
+  boolean closeUngreeted() {
+    if (session == null) {
+      return false;
+    }
+    if (link == null && session.isOpen()) {
       close(Hub.CLOSE_BAD_HELLO, "no hello within 10 s");
     }
+    return true;
   }
 
   /** A device's Jetty WebSocket as its link sees it. */

@@ -115,9 +115,8 @@ final class HubRoutes {
         (endpoint, opened) -> {
           if (endpoint.greeted()) {
             ungreeted.remove(endpoint);
-          } else if (opened.isBefore(limit)) {
+          } else if (opened.isBefore(limit) && endpoint.closeUngreeted()) {
             ungreeted.remove(endpoint);
-            endpoint.closeUngreeted();
           }
         });
   }
