@@ -10,8 +10,9 @@ import org.slf4j.LoggerFactory;
  * Messages between a session's inbox and its running turn. A turn whose backend acknowledges
  * messages is offered every queued one, in order, as they come; a message is delivered — its
  * transcript entry written, its followers told — once the backend acknowledges it, or, for a
- * backend that does not acknowledge, once its turn started with it. What a turn was offered and did
- * not acknowledge goes back to the queue when it ends. Every method runs under the session's lock.
+ * backend that does not acknowledge (a command program of protocol 1), once it printed its first
+ * line in the turn that started with it. What a turn was offered and did not take goes back to the
+ * queue when it ends. Every method runs under the session's lock.
  */
 final class Offers {
   private static final Logger log = LoggerFactory.getLogger(Offers.class);
@@ -86,15 +87,13 @@ final class Offers {
   }
 
   /**
-   * The turn ended: a backend that never said it acknowledges has had its prompt; whatever else it
-   * was offered goes back to the queue.
+   * The turn ended: whatever it was offered and did not take goes back to the queue — its prompt
+   * too when its backend never said how it takes messages (it stopped, crashed or could not start
+   * before its first line, so nothing shows that it had the prompt).
    *
    * @return the numbers of the messages that went back, in order
    */
   List<Long> takeBack(String sessionId, LiveTurn turn) {
-    if (turn.acks != LiveTurn.Acks.YES) {
-      deliver(sessionId, turn, turn.prompt);
-    }
     List<Long> back = inbox.requeue(sessionId, turn.executionId);
     turn.returned(back);
     back.forEach(
