@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -43,6 +44,9 @@ final class ProcessTurn implements RunningTurn {
   private boolean finished; // guarded by delivery
   private boolean inputClosed; // guarded by this
   private volatile boolean broken; // written by the input thread
+
+  /** The events that end the turn when the program exits without its end, or null. */
+  private volatile List<BackendEvent> endAtExit;
 
   /** Writes the program's input, one line after the other. */
   private final ExecutorService input =
@@ -186,6 +190,29 @@ final class ProcessTurn implements RunningTurn {
   }
 
   /**
+   * The program gave the end of its turn, but may still take what was written to it: its input is
+   * closed after {@code grace} (unless the turn ended), and its exit then ends the turn with {@code
+   * ending} (whose last event is the end) instead of a failure. A later call replaces {@code
+   * ending}.
+   */
+  void endAtExit(List<BackendEvent> ending, Duration grace) {
+    endAtExit = List.copyOf(ending);
+    CompletableFuture.delayedExecutor(grace.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(this::closeInput);
+  }
+
+  /** Sends {@code ending}'s events, the last (an end) ending the turn. */
+  private void finish(List<BackendEvent> ending) {
+    for (BackendEvent event : ending) {
+      if (event instanceof BackendEvent.End end) {
+        end(end);
+      } else {
+        event(event);
+      }
+    }
+  }
+
+  /**
    * Waits for the program's exit; {@code flush} then gives the last output line a chance; ends the
    * turn if the program did not, with {@code stderrTail} of its result in the message.
    */
@@ -196,7 +223,10 @@ final class ProcessTurn implements RunningTurn {
               try {
                 ProcessResult result = process.await();
                 flush.run();
-                if (!ended.isDone()) {
+                List<BackendEvent> ending = endAtExit;
+                if (!ended.isDone() && ending != null) {
+                  finish(ending);
+                } else if (!ended.isDone()) {
                   String tail = stderrTail.apply(result);
                   end(
                       BackendEvent.End.failed(
@@ -219,7 +249,10 @@ final class ProcessTurn implements RunningTurn {
   }
 
   @Override
-  public boolean inject(String id, String text) {
+  public synchronized boolean inject(String id, String text) {
+    if (inputClosed) {
+      return false;
+    }
     String line = injectLine.apply(id, text);
     return line != null && write(line);
   }
