@@ -73,6 +73,7 @@ public final class ClaudeBackend implements Backend {
                   .directory(request.workingDirectory())
                   .stdinOpen()
                   .capture(0, CommandBackend.STDERR_BYTES)
+                  .readOutputToEnd(ProcessTurn.OUTPUT_DRAIN)
                   .build(),
               events,
               stream::injectLine,

@@ -49,6 +49,7 @@ public final class CommandBackend implements Backend {
                   .directory(request.workingDirectory())
                   .stdinOpen()
                   .capture(0, STDERR_BYTES)
+                  .readOutputToEnd(ProcessTurn.OUTPUT_DRAIN)
                   .build(),
               events,
               CommandBackend::injectLine,

@@ -27,10 +27,18 @@ import org.slf4j.LoggerFactory;
 /**
  * A turn that is one process: its input lines are written to standard input, its events parsed from
  * standard output, and its end is the program's {@code end} (or {@code result}) event, else the
- * program's exit. Stopping ends the process group. Shared by the process-per-turn backends.
+ * program's exit (after every line it printed was handled: its spec reads the output to its end,
+ * {@link #OUTPUT_DRAIN}). Stopping ends the process group. Shared by the process-per-turn backends.
  */
 final class ProcessTurn implements RunningTurn {
   private static final Logger log = LoggerFactory.getLogger(ProcessTurn.class);
+
+  /**
+   * How long a turn's output is still read after its program exited (and its group was ended):
+   * every line it printed is handled, however long the session takes to record them, up to this
+   * bound; reading stops earlier once the pipe has been quiet for a second.
+   */
+  static final Duration OUTPUT_DRAIN = Duration.ofMinutes(2);
 
   private final RunningProcess process;
   private final Backend.TurnEvents events;
