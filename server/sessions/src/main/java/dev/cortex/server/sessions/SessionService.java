@@ -238,11 +238,18 @@ public final class SessionService implements AutoCloseable {
   }
 
   /**
-   * After a start: executions of a process that died are marked stale, a turn that was running is
-   * marked interrupted, and messages that were waiting are delivered.
+   * After a start, before the server takes any message or signal: executions of a process that died
+   * are marked stale, a turn that was running is marked interrupted, and messages offered to a turn
+   * of the earlier server and not acknowledged go back to the head of their queue. Then {@link
+   * #startQueued} delivers what waits.
    */
   public void recover() {
     turns.recover();
+  }
+
+  /** Starts a turn in every session whose messages wait: after {@link #recover}, once listening. */
+  public void startQueued() {
+    turns.startQueued();
   }
 
   /**

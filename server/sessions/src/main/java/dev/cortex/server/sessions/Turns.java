@@ -336,9 +336,10 @@ final class Turns implements AutoCloseable {
   }
 
   /**
-   * After a start: executions of a process that died are marked stale, a turn that was running is
-   * marked interrupted, messages offered to a turn and not acknowledged go back to the head of
-   * their queue, and the queued messages start turns.
+   * After a start, before any message or signal is taken: executions of a process that died are
+   * marked stale, a turn that was running is marked interrupted, and messages offered to a turn of
+   * an earlier server and not acknowledged go back to the head of their queue. A turn this server
+   * runs already is left alone (its offers, its session's state).
    */
   void recover() {
     List<String> stale = executions.sweep();
@@ -347,13 +348,22 @@ final class Turns implements AutoCloseable {
       log.info("{} message(s) offered to a turn of an earlier server are offered again", back);
     }
     for (Session session : store.running()) {
-      store.state(session.id(), Session.State.IDLE);
-      system(
-          session.id(), null, "The turn was interrupted: the agent server stopped while it ran.");
+      synchronized (lock(session.id())) {
+        if (live.containsKey(session.id())) {
+          continue;
+        }
+        store.state(session.id(), Session.State.IDLE);
+        system(
+            session.id(), null, "The turn was interrupted: the agent server stopped while it ran.");
+      }
     }
     if (!stale.isEmpty()) {
       log.info("{} execution(s) of an earlier server marked stale", stale.size());
     }
+  }
+
+  /** Starts a turn in every session whose messages wait (after {@link #recover}). */
+  void startQueued() {
     inbox.withQueued().forEach(this::startLater);
   }
 

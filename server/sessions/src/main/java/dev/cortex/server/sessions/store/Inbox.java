@@ -288,8 +288,10 @@ public final class Inbox {
   }
 
   /**
-   * After a start: every message offered to a turn of an earlier server and not acknowledged goes
-   * back to the queue.
+   * After a start (once the executions of dead processes are marked stale): every message offered
+   * to a turn that no longer runs and not acknowledged goes back to the queue. A message offered to
+   * a running turn (of this server: a turn's execution is recorded before anything is offered to
+   * it) stays offered.
    *
    * @return how many
    */
@@ -301,6 +303,7 @@ public final class Inbox {
                 Sql.update(
                     c,
                     "UPDATE session_inbox SET state = 'queued', offered_to = NULL"
-                        + " WHERE state = 'offered'"));
+                        + " WHERE state = 'offered' AND offered_to NOT IN"
+                        + " (SELECT id FROM executions WHERE status = 'running')"));
   }
 }
