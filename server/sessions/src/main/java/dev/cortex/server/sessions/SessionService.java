@@ -45,6 +45,13 @@ public final class SessionService implements AutoCloseable {
   /** How long a send waits for the running turn to acknowledge the message it was offered. */
   static final Duration ACK_WAIT = Duration.ofSeconds(2);
 
+  /**
+   * The most sends that wait for an acknowledgement at once, across the server: a send beyond them
+   * answers at once ({@code offered}), so that a burst of sends to slow agents cannot hold the
+   * server's threads.
+   */
+  static final int MAX_ACK_WAITS = 16;
+
   /** A new turn started with the message, as its prompt. */
   public static final String STARTED = "started";
 
@@ -57,7 +64,10 @@ public final class SessionService implements AutoCloseable {
   /** The message waits for the next turn. */
   public static final String QUEUED = "queued";
 
-  /** The message had been sent before (a wake of the same key). */
+  /**
+   * The message had been sent before (a wake of the same key) and was delivered; a repeat of one
+   * still offered or queued is answered {@link #OFFERED} or {@link #QUEUED}, as the first stands.
+   */
   public static final String DELIVERED = "delivered";
 
   private final SessionStore store;
@@ -83,6 +93,32 @@ public final class SessionService implements AutoCloseable {
       ModelPrices prices,
       Clock clock,
       AllowlistCheck allowlists) {
+    this(
+        store,
+        executions,
+        costs,
+        backends,
+        environment,
+        budgets,
+        settings,
+        prices,
+        clock,
+        allowlists,
+        new AckWaits(MAX_ACK_WAITS, ACK_WAIT));
+  }
+
+  SessionService(
+      SessionStore store,
+      Executions executions,
+      Costs costs,
+      Map<String, Backend> backends,
+      SessionEnvironment environment,
+      Supplier<Budgets> budgets,
+      SessionSettings settings,
+      ModelPrices prices,
+      Clock clock,
+      AllowlistCheck allowlists,
+      AckWaits ackWaits) {
     this.store = Objects.requireNonNull(store, "store");
     this.costs = Objects.requireNonNull(costs, "costs");
     this.budgets = Objects.requireNonNull(budgets, "budgets");
@@ -107,7 +143,8 @@ public final class SessionService implements AutoCloseable {
             settings.maxTurn(),
             clock,
             followers);
-    this.deliveries = new Deliveries(store.inbox(), turns);
+    this.deliveries =
+        new Deliveries(store.inbox(), turns, Objects.requireNonNull(ackWaits, "ackWaits"));
   }
 
   /**
@@ -176,7 +213,7 @@ public final class SessionService implements AutoCloseable {
     if (refusal != null) {
       throw new SessionException(SessionException.BUDGET_EXCEEDED, refusal);
     }
-    return deliveries.deliver(session, text, source, null, ACK_WAIT);
+    return deliveries.deliver(session, text, source, null, true);
   }
 
   /**
@@ -186,13 +223,13 @@ public final class SessionService implements AutoCloseable {
    * running turn's acknowledgement (the server's housekeeping delivers wakes too): a wake offered
    * to it is answered {@code offered} unless it took it already.
    *
-   * @return what became of the message; {@code delivered} when the key was taken before
+   * @return what became of the message; for a key taken before, what became of the first (the
+   *     inbox's state of it: {@code delivered}, {@code offered} or {@code queued})
    */
   public Delivery wake(String sessionId, String text, String source, String key)
       throws SessionException {
     Session session = get(sessionId);
-    return deliveries.deliver(
-        session, text, source, Objects.requireNonNull(key, "key"), Duration.ZERO);
+    return deliveries.deliver(session, text, source, Objects.requireNonNull(key, "key"), false);
   }
 
   /** Stops the turn running in a session; false when none runs. */

@@ -114,7 +114,7 @@ final class Turns implements AutoCloseable {
       if (live.containsKey(sessionId)) {
         return null;
       }
-      List<Inbox.Message> queued = inbox.queued(sessionId);
+      List<Inbox.Message> queued = inbox.queued(sessionId, Offers.MAX_UNACKNOWLEDGED);
       if (queued.isEmpty()) {
         return null;
       }

@@ -46,31 +46,38 @@ abstract class WithService {
   SessionStore store;
   Path work;
 
+  Path home;
+
   /** A clock that stands still until a test moves it. */
   @BeforeEach
   void start() throws IOException {
-    Path home = Files.createDirectories(dir.resolve("home"));
+    home = Files.createDirectories(dir.resolve("home"));
     work = Files.createDirectories(dir.resolve("work"));
     database = new Database(home, List.of(SessionsSchema.area()), Clock.systemUTC());
     store = new SessionStore(() -> database, clock);
     executions = new Executions(() -> database, clock);
+    sessions = service(new AckWaits(SessionService.MAX_ACK_WAITS, SessionService.ACK_WAIT));
+  }
+
+  /** A service of the test's store whose sends wait for acknowledgements as {@code ackWaits}. */
+  SessionService service(AckWaits ackWaits) {
     Map<String, dev.cortex.server.sessions.backend.Backend> backends = new LinkedHashMap<>();
     backends.put(CommandBackend.NAME, new CommandBackend());
     CortexHome cortexHome = new CortexHome(home, home.resolve("data"));
     backends.put(ClaudeBackend.NAME, new ClaudeBackend(cortexHome));
-    sessions =
-        new SessionService(
-            store,
-            executions,
-            new Costs(() -> database, clock),
-            backends,
-            new SessionEnvironment(
-                cortexHome, Map.of("PATH", System.getenv("PATH")), "token", () -> 3001),
-            () -> Budgets.NONE,
-            new SessionSettings("command", null, Duration.ofMinutes(1)),
-            ModelPrices.shipped(),
-            clock,
-            AllowlistCheck.NONE);
+    return new SessionService(
+        store,
+        executions,
+        new Costs(() -> database, clock),
+        backends,
+        new SessionEnvironment(
+            cortexHome, Map.of("PATH", System.getenv("PATH")), "token", () -> 3001),
+        () -> Budgets.NONE,
+        new SessionSettings("command", null, Duration.ofMinutes(1)),
+        ModelPrices.shipped(),
+        clock,
+        AllowlistCheck.NONE,
+        ackWaits);
   }
 
   @AfterEach

@@ -54,6 +54,13 @@ public final class Inbox {
    */
   public record Enqueued(long seq, boolean added) {}
 
+  /**
+   * Where a message stands, and the turn it was offered to (offered) or delivered to (delivered).
+   *
+   * @param executionId null for a queued message
+   */
+  public record Standing(State state, String executionId) {}
+
   /** A message delivered, and its transcript entry. */
   public record Delivered(long seq, Transcript.Entry entry) {}
 
@@ -112,6 +119,11 @@ public final class Inbox {
 
   /** The queued messages of a session, the head of the queue first. */
   public List<Message> queued(String sessionId) {
+    return queued(sessionId, Integer.MAX_VALUE);
+  }
+
+  /** The first {@code limit} queued messages of a session, the head of the queue first. */
+  public List<Message> queued(String sessionId, int limit) {
     return database
         .get()
         .read(
@@ -119,14 +131,15 @@ public final class Inbox {
                 Sql.query(
                     c,
                     "SELECT seq, text, source, at FROM session_inbox"
-                        + " WHERE session_id = ? AND state = 'queued' ORDER BY seq",
+                        + " WHERE session_id = ? AND state = 'queued' ORDER BY seq LIMIT ?",
                     rs ->
                         new Message(
                             rs.getLong("seq"),
                             rs.getString("text"),
                             rs.getString("source"),
                             Sql.instant(rs.getString("at"))),
-                    sessionId));
+                    sessionId,
+                    limit));
   }
 
   /** The sessions with queued messages. */
@@ -152,6 +165,30 @@ public final class Inbox {
                     c,
                     "SELECT state FROM session_inbox WHERE session_id = ? AND seq = ?",
                     rs -> State.valueOf(rs.getString(1).toUpperCase(Locale.ROOT)),
+                    sessionId,
+                    seq));
+  }
+
+  /** Where a message stands, or null when the session has no message {@code seq}. */
+  public Standing standing(String sessionId, long seq) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.one(
+                    c,
+                    "SELECT state, offered_to, delivered_to FROM session_inbox"
+                        + " WHERE session_id = ? AND seq = ?",
+                    rs -> {
+                      State state = State.valueOf(rs.getString(1).toUpperCase(Locale.ROOT));
+                      return new Standing(
+                          state,
+                          switch (state) {
+                            case QUEUED -> null;
+                            case OFFERED -> rs.getString(2);
+                            case DELIVERED -> rs.getString(3);
+                          });
+                    },
                     sessionId,
                     seq));
   }
