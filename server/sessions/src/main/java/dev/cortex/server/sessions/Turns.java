@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
 final class Turns implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Turns.class);
 
+  /** Why a turn failed whose backend broke as it started (the details are in the server's log). */
+  static final String COULD_NOT_START =
+      "the backend could not start the turn because of an error in the agent server; its log has"
+          + " the details";
+
   private final SessionStore store;
   private final Inbox inbox;
   private final Offers offers;
@@ -176,13 +181,12 @@ final class Turns implements AutoCloseable {
           backends
               .get(session.backend())
               .start(request(session, messages), event -> onEvent(session, turn, event));
-    } catch (BackendException | RuntimeException e) {
-      String error =
-          e instanceof BackendException ? e.getMessage() : "the backend could not start: " + e;
-      if (!(e instanceof BackendException)) {
-        log.error("starting a turn of {} failed", session.id(), e);
-      }
-      end(session, turn, BackendEvent.End.failed(error));
+    } catch (BackendException e) {
+      end(session, turn, BackendEvent.End.failed(e.getMessage()));
+    } catch (RuntimeException e) {
+      // The transcript and the execution get a sentence; the exception goes to the server's log.
+      log.warn("starting a turn of {} failed", session.id(), e);
+      end(session, turn, BackendEvent.End.failed(COULD_NOT_START));
     }
   }
 

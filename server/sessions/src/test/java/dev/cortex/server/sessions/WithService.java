@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.server.sessions.backend.Backend;
 import dev.cortex.server.sessions.backend.ClaudeBackend;
 import dev.cortex.server.sessions.backend.CommandBackend;
 import dev.cortex.server.sessions.store.Costs;
@@ -61,8 +62,13 @@ abstract class WithService {
 
   /** A service of the test's store whose sends wait for acknowledgements as {@code ackWaits}. */
   SessionService service(AckWaits ackWaits) {
-    Map<String, dev.cortex.server.sessions.backend.Backend> backends = new LinkedHashMap<>();
-    backends.put(CommandBackend.NAME, new CommandBackend());
+    return service(ackWaits, new CommandBackend());
+  }
+
+  /** A service of the test's store whose {@code command} sessions run on {@code command}. */
+  SessionService service(AckWaits ackWaits, Backend command) {
+    Map<String, Backend> backends = new LinkedHashMap<>();
+    backends.put(CommandBackend.NAME, command);
     CortexHome cortexHome = new CortexHome(home, home.resolve("data"));
     backends.put(ClaudeBackend.NAME, new ClaudeBackend(cortexHome));
     return new SessionService(
