@@ -11,6 +11,7 @@ import dev.cortex.server.sessions.store.Transcript;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sessions of the agent server and their turns. One turn runs per session (so per channel) at a
@@ -36,6 +39,8 @@ import java.util.function.Supplier;
  * {@link Turns} runs them, {@link Followers} hear what happens.
  */
 public final class SessionService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SessionService.class);
+
   /** The most listeners one session's live events may have (chats, followers). */
   static final int MAX_FOLLOWERS = 32;
 
@@ -51,6 +56,15 @@ public final class SessionService implements AutoCloseable {
    * server's threads.
    */
   static final int MAX_ACK_WAITS = 16;
+
+  /**
+   * How long the inbox remembers a delivered message (its number, key and state; the transcript
+   * keeps its text): a wake of its key sent again within it is no new message.
+   */
+  static final Duration DELIVERED_KEPT = Duration.ofDays(30);
+
+  /** How often {@link #sweep} prunes the inbox. */
+  static final Duration PRUNE_EVERY = Duration.ofHours(1);
 
   /** A new turn started with the message, as its prompt. */
   public static final String STARTED = "started";
@@ -78,6 +92,9 @@ public final class SessionService implements AutoCloseable {
   private final Followers followers = new Followers(MAX_FOLLOWERS);
   private final Turns turns;
   private final Deliveries deliveries;
+
+  /** When {@link #sweep} prunes the inbox next (the housekeeping thread's alone). */
+  private Instant nextPrune = Instant.MIN;
 
   /**
    * @param backends the backends by name, in the order an unknown one's refusal lists them
@@ -295,6 +312,17 @@ public final class SessionService implements AutoCloseable {
    */
   public void sweep() {
     turns.expireOverdue();
+    Instant now = clock.instant();
+    if (!now.isBefore(nextPrune)) {
+      nextPrune = now.plus(PRUNE_EVERY);
+      int pruned = store.inbox().prune(now.minus(DELIVERED_KEPT));
+      if (pruned > 0) {
+        log.info(
+            "{} inbox message(s) delivered over {} days ago forgotten",
+            pruned,
+            DELIVERED_KEPT.toDays());
+      }
+    }
   }
 
   /** Stops every running turn: the server is shutting down. */

@@ -89,7 +89,12 @@ final class Turns implements AutoCloseable {
     this.followers = followers;
   }
 
-  /** What a session's turns and deliveries hold while they change it. */
+  /**
+   * What a session's turns and deliveries hold while they change it: one for each session that had
+   * a message or a turn since the start (sessions are never deleted, so there are never more than
+   * in the store; a lock is not dropped while a session lives, since two threads must always get
+   * the same one).
+   */
   Object lock(String sessionId) {
     return locks.computeIfAbsent(sessionId, k -> new Object());
   }
