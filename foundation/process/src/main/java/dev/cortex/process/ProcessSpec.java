@@ -24,6 +24,10 @@ import java.util.Objects;
  *     RunningProcess#stdin()} (a conversation over stdio)
  * @param followDescendants whether the leader's descendants that start sessions of their own (and
  *     so leave its group) are followed by ancestry and ended with the group (see {@link Lineage})
+ * @param outputDrain null to read output for at most a second once the group has ended (what is not
+ *     read by then is dropped); else read it to its end however long the listener takes, for at
+ *     most this long, stopping once no output came for a second (a descendant that left the group
+ *     may hold the pipes open)
  */
 public record ProcessSpec(
     List<String> command,
@@ -35,7 +39,8 @@ public record ProcessSpec(
     int tailBytes,
     boolean killGroupOnExit,
     boolean stdinOpen,
-    boolean followDescendants) {
+    boolean followDescendants,
+    Duration outputDrain) {
 
   /** Bytes of each stream's head kept unless the builder says otherwise: 1 MiB. */
   public static final int DEFAULT_HEAD_BYTES = 1 << 20;
@@ -73,6 +78,9 @@ public record ProcessSpec(
     if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
       throw new IllegalArgumentException("timeout must be positive, got " + timeout);
     }
+    if (outputDrain != null && (outputDrain.isNegative() || outputDrain.isZero())) {
+      throw new IllegalArgumentException("outputDrain must be positive, got " + outputDrain);
+    }
     if (headBytes < 0 || tailBytes < 0) {
       throw new IllegalArgumentException("headBytes and tailBytes must not be negative");
     }
@@ -104,6 +112,7 @@ public record ProcessSpec(
     private boolean killGroupOnExit = true;
     private boolean stdinOpen;
     private boolean followDescendants;
+    private Duration outputDrain;
 
     private Builder(List<String> command, Map<String, String> environment) {
       this.command = command;
@@ -160,6 +169,17 @@ public record ProcessSpec(
       return this;
     }
 
+    /**
+     * Reads the output to its end once the group has ended, however long the listener takes to hear
+     * it, for at most {@code bound} (default: for a second, the rest dropped), stopping once no
+     * output came for a second: for a listener that records each line, so that nothing printed
+     * before the exit is lost.
+     */
+    public Builder readOutputToEnd(Duration bound) {
+      this.outputDrain = bound;
+      return this;
+    }
+
     public ProcessSpec build() {
       return new ProcessSpec(
           command,
@@ -171,7 +191,8 @@ public record ProcessSpec(
           tailBytes,
           killGroupOnExit,
           stdinOpen,
-          followDescendants);
+          followDescendants,
+          outputDrain);
     }
   }
 }

@@ -11,8 +11,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A started process, the group it leads and its other descendants (those that started a session of
@@ -23,12 +21,11 @@ import org.slf4j.LoggerFactory;
  * when the JVM exits.
  */
 public final class RunningProcess {
-  private static final Logger log = LoggerFactory.getLogger(RunningProcess.class);
-
-  /** How long output may still arrive after the group has ended (or the leader has exited). */
+  /**
+   * How long output may still arrive after the group has ended (or the leader has exited); with
+   * {@link ProcessSpec#outputDrain}, how long the pipes may stay quiet before reading stops.
+   */
   private static final Duration PIPE_GRACE = Duration.ofSeconds(1);
-
-  private static final int CHUNK = 64 * 1024;
 
   private final Process process;
   private final ProcessSpec spec;
@@ -45,8 +42,10 @@ public final class RunningProcess {
   private volatile boolean terminated;
   private volatile boolean timedOut;
   private volatile boolean done;
-  private Thread outReader;
-  private Thread errReader;
+  private StreamReader outReader;
+  private StreamReader errReader;
+  private Thread outThread;
+  private Thread errThread;
 
   RunningProcess(Process process, ProcessSpec spec, long groupId, OutputListener listener) {
     this.process = process;
@@ -62,8 +61,10 @@ public final class RunningProcess {
 
   /** Starts the readers, the stdin writer and the monitor. */
   void begin() {
-    outReader = thread("out", () -> read(process.getInputStream(), StandardStream.STDOUT, stdout));
-    errReader = thread("err", () -> read(process.getErrorStream(), StandardStream.STDERR, stderr));
+    outReader = reader(process.getInputStream(), StandardStream.STDOUT, stdout);
+    errReader = reader(process.getErrorStream(), StandardStream.STDERR, stderr);
+    outThread = thread("out", outReader);
+    errThread = thread("err", errReader);
     byte[] input = spec.stdin();
     if (input != null) {
       thread("in", () -> feed(input));
@@ -200,9 +201,7 @@ public final class RunningProcess {
       if (spec.killGroupOnExit() || timedOut || terminated) {
         endGroup();
       }
-      long deadline = System.nanoTime() + PIPE_GRACE.toNanos();
-      join(outReader, deadline);
-      join(errReader, deadline);
+      awaitReaders();
       done = true;
       if (spec.stdinOpen()) {
         closeQuietly(process.getOutputStream());
@@ -222,26 +221,32 @@ public final class RunningProcess {
     }
   }
 
-  private void read(InputStream in, StandardStream stream, Capturer capture) {
-    byte[] chunk = new byte[CHUNK];
-    boolean listening = true;
-    try (in) {
-      for (int n = in.read(chunk); n != -1; n = in.read(chunk)) {
-        if (done) {
-          continue;
-        }
-        capture.write(chunk, 0, n);
-        if (listening) {
-          try {
-            listener.output(stream, chunk, 0, n);
-          } catch (RuntimeException e) {
-            listening = false;
-            log.warn("the output listener of process {} failed; it hears no more", pid(), e);
-          }
-        }
-      }
-    } catch (IOException e) {
-      // The pipe closed under us: what was read is what there is.
+  private StreamReader reader(InputStream in, StandardStream stream, Capturer capture) {
+    return new StreamReader(in, stream, capture, listener, () -> done, process.pid());
+  }
+
+  /**
+   * Waits for the readers once the group has ended: a second at most, or, with the spec's {@code
+   * outputDrain}, until they read their streams' ends, up to that bound, or the pipes have stayed
+   * quiet for a second.
+   */
+  private void awaitReaders() throws InterruptedException {
+    Duration drain = spec.outputDrain();
+    if (drain == null) {
+      long deadline = System.nanoTime() + PIPE_GRACE.toNanos();
+      join(outThread, deadline);
+      join(errThread, deadline);
+      return;
+    }
+    long deadline = System.nanoTime() + drain.toNanos();
+    drain(outThread, outReader, deadline);
+    drain(errThread, errReader, deadline);
+  }
+
+  private static void drain(Thread thread, StreamReader reader, long deadline)
+      throws InterruptedException {
+    while (thread.isAlive() && !reader.quietFor(PIPE_GRACE) && System.nanoTime() < deadline) {
+      thread.join(50);
     }
   }
 

@@ -212,6 +212,9 @@ public final class Daemon implements AutoCloseable {
         new SpoolDrain(
             new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, Clock.systemUTC());
 
+    // Before any route or the hub can take a message: a turn started by one would otherwise have
+    // its offers reset and its session marked interrupted by the recovery.
+    sessions.recover();
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
@@ -300,7 +303,7 @@ public final class Daemon implements AutoCloseable {
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
-    sessions.recover();
+    sessions.startQueued();
     waitpoints.recover();
     spool.drain();
     // Last: the server file says the server is ready.

@@ -2,36 +2,36 @@ package dev.cortex.server.sessions;
 
 import dev.cortex.server.sessions.store.Inbox;
 import dev.cortex.server.sessions.store.Session;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Where a message goes: every message is put in the session's inbox first (durably); a turn that
- * runs and whose backend acknowledges messages is offered it at once, else it waits in the queue
- * for the next turn, which starts at once when none runs. The answer says what became of it,
- * waiting a little, when asked to, for an offered message's acknowledgement.
+ * runs and whose backend acknowledges messages is offered it (unless it has {@link
+ * Offers#MAX_UNACKNOWLEDGED} messages it has not acknowledged: the message then waits in the queue
+ * and is offered as the turn acknowledges the others), else it waits in the queue for the next
+ * turn, which starts at once when none runs. The answer says what became of it, waiting a little,
+ * when asked to, for an offered message's acknowledgement ({@link AckWaits}).
  */
 final class Deliveries {
   private final Inbox inbox;
   private final Turns turns;
+  private final AckWaits ackWaits;
 
-  Deliveries(Inbox inbox, Turns turns) {
+  Deliveries(Inbox inbox, Turns turns, AckWaits ackWaits) {
     this.inbox = inbox;
     this.turns = turns;
+    this.ackWaits = ackWaits;
   }
 
   /**
    * Delivers a message to a session's agent.
    *
    * @param key null, or the key that makes a second message of the same key a no-op
-   * @param ackWait how long to wait for the acknowledgement of a message offered to the running
-   *     turn before answering {@code offered} (zero: not at all)
+   * @param waitForAck whether to wait a little ({@link AckWaits}) for the acknowledgement of a
+   *     message offered to the running turn before answering {@code offered}
    */
   SessionService.Delivery deliver(
-      Session session, String text, String source, String key, Duration ackWait) {
+      Session session, String text, String source, String key, boolean waitForAck) {
     String id = session.id();
     long seq;
     LiveTurn running;
@@ -41,10 +41,7 @@ final class Deliveries {
       seq = enqueued.seq();
       running = turns.running(id);
       if (!enqueued.added()) {
-        // Sent before: a turn has it, or the next turn takes it.
-        turns.startLater(id);
-        return new SessionService.Delivery(
-            SessionService.DELIVERED, running == null ? null : running.executionId, seq);
+        return again(id, seq, running);
       }
       if (running == null) {
         String started = turns.start(id);
@@ -56,7 +53,7 @@ final class Deliveries {
         return new SessionService.Delivery(SessionService.QUEUED, running.executionId, seq);
       }
     }
-    Boolean taken = await(outcome, ackWait);
+    Boolean taken = waitForAck ? ackWaits.await(outcome) : outcome.getNow(null);
     if (taken == null) {
       return new SessionService.Delivery(SessionService.OFFERED, running.executionId, seq);
     }
@@ -66,18 +63,25 @@ final class Deliveries {
   }
 
   /**
-   * Whether the turn took the message (false: it went back to the queue); null when unknown yet.
+   * A message of a key sent before: what became of the first, as the inbox has it (a queued one
+   * starts a turn if none runs, off this thread).
    */
-  private static Boolean await(CompletableFuture<Boolean> outcome, Duration ackWait) {
-    try {
-      return ackWait.isZero()
-          ? outcome.getNow(null)
-          : outcome.get(ackWait.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
+  private SessionService.Delivery again(String id, long seq, LiveTurn running) {
+    Inbox.Standing standing = inbox.standing(id, seq);
+    if (standing == null) {
+      // Keys are unique across the sessions: this one was another session's.
+      return new SessionService.Delivery(SessionService.DELIVERED, null, seq);
     }
+    return switch (standing.state()) {
+      case DELIVERED ->
+          new SessionService.Delivery(SessionService.DELIVERED, standing.executionId(), seq);
+      case OFFERED ->
+          new SessionService.Delivery(SessionService.OFFERED, standing.executionId(), seq);
+      case QUEUED -> {
+        turns.startLater(id);
+        yield new SessionService.Delivery(
+            SessionService.QUEUED, running == null ? null : running.executionId, seq);
+      }
+    };
   }
 }

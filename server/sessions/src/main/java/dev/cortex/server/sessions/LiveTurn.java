@@ -3,8 +3,10 @@ package dev.cortex.server.sessions;
 import dev.cortex.server.sessions.backend.RunningTurn;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -39,6 +41,12 @@ final class LiveTurn {
   /** Whether the backend acknowledged any message offered to the turn. */
   boolean tookAny;
 
+  /**
+   * The messages offered to the turn and neither taken nor back in the queue yet, guarded by the
+   * session's lock.
+   */
+  final Set<Long> unacknowledged = new HashSet<>();
+
   /** What became of each message offered to the turn: taken (true), or back in the queue. */
   private final Map<Long, CompletableFuture<Boolean>> offers = new ConcurrentHashMap<>();
 
@@ -46,6 +54,7 @@ final class LiveTurn {
     this.executionId = executionId;
     this.deadline = deadline;
     this.prompt = List.copyOf(prompt);
+    this.unacknowledged.addAll(prompt);
   }
 
   /** Completes, true once the turn took the message {@code seq}, false once it went back. */
@@ -53,12 +62,20 @@ final class LiveTurn {
     return offers.computeIfAbsent(seq, k -> new CompletableFuture<>());
   }
 
+  /** The message {@code seq} was offered to the turn. */
+  void offered(long seq) {
+    unacknowledged.add(seq);
+    outcome(seq);
+  }
+
   void taken(long seq) {
     tookAny = true;
+    unacknowledged.remove(seq);
     outcome(seq).complete(true);
   }
 
   void returned(Collection<Long> seqs) {
+    unacknowledged.removeAll(seqs);
     seqs.forEach(seq -> outcome(seq).complete(false));
   }
 

@@ -11,6 +11,7 @@ import dev.cortex.server.sessions.store.Transcript;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sessions of the agent server and their turns. One turn runs per session (so per channel) at a
@@ -36,6 +39,8 @@ import java.util.function.Supplier;
  * {@link Turns} runs them, {@link Followers} hear what happens.
  */
 public final class SessionService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SessionService.class);
+
   /** The most listeners one session's live events may have (chats, followers). */
   static final int MAX_FOLLOWERS = 32;
 
@@ -44,6 +49,22 @@ public final class SessionService implements AutoCloseable {
 
   /** How long a send waits for the running turn to acknowledge the message it was offered. */
   static final Duration ACK_WAIT = Duration.ofSeconds(2);
+
+  /**
+   * The most sends that wait for an acknowledgement at once, across the server: a send beyond them
+   * answers at once ({@code offered}), so that a burst of sends to slow agents cannot hold the
+   * server's threads.
+   */
+  static final int MAX_ACK_WAITS = 16;
+
+  /**
+   * How long the inbox remembers a delivered message (its number, key and state; the transcript
+   * keeps its text): a wake of its key sent again within it is no new message.
+   */
+  static final Duration DELIVERED_KEPT = Duration.ofDays(30);
+
+  /** How often {@link #sweep} prunes the inbox. */
+  static final Duration PRUNE_EVERY = Duration.ofHours(1);
 
   /** A new turn started with the message, as its prompt. */
   public static final String STARTED = "started";
@@ -57,7 +78,10 @@ public final class SessionService implements AutoCloseable {
   /** The message waits for the next turn. */
   public static final String QUEUED = "queued";
 
-  /** The message had been sent before (a wake of the same key). */
+  /**
+   * The message had been sent before (a wake of the same key) and was delivered; a repeat of one
+   * still offered or queued is answered {@link #OFFERED} or {@link #QUEUED}, as the first stands.
+   */
   public static final String DELIVERED = "delivered";
 
   private final SessionStore store;
@@ -68,6 +92,9 @@ public final class SessionService implements AutoCloseable {
   private final Followers followers = new Followers(MAX_FOLLOWERS);
   private final Turns turns;
   private final Deliveries deliveries;
+
+  /** When {@link #sweep} prunes the inbox next (the housekeeping thread's alone). */
+  private Instant nextPrune = Instant.MIN;
 
   /**
    * @param backends the backends by name, in the order an unknown one's refusal lists them
@@ -83,6 +110,32 @@ public final class SessionService implements AutoCloseable {
       ModelPrices prices,
       Clock clock,
       AllowlistCheck allowlists) {
+    this(
+        store,
+        executions,
+        costs,
+        backends,
+        environment,
+        budgets,
+        settings,
+        prices,
+        clock,
+        allowlists,
+        new AckWaits(MAX_ACK_WAITS, ACK_WAIT));
+  }
+
+  SessionService(
+      SessionStore store,
+      Executions executions,
+      Costs costs,
+      Map<String, Backend> backends,
+      SessionEnvironment environment,
+      Supplier<Budgets> budgets,
+      SessionSettings settings,
+      ModelPrices prices,
+      Clock clock,
+      AllowlistCheck allowlists,
+      AckWaits ackWaits) {
     this.store = Objects.requireNonNull(store, "store");
     this.costs = Objects.requireNonNull(costs, "costs");
     this.budgets = Objects.requireNonNull(budgets, "budgets");
@@ -107,7 +160,8 @@ public final class SessionService implements AutoCloseable {
             settings.maxTurn(),
             clock,
             followers);
-    this.deliveries = new Deliveries(store.inbox(), turns);
+    this.deliveries =
+        new Deliveries(store.inbox(), turns, Objects.requireNonNull(ackWaits, "ackWaits"));
   }
 
   /**
@@ -176,7 +230,7 @@ public final class SessionService implements AutoCloseable {
     if (refusal != null) {
       throw new SessionException(SessionException.BUDGET_EXCEEDED, refusal);
     }
-    return deliveries.deliver(session, text, source, null, ACK_WAIT);
+    return deliveries.deliver(session, text, source, null, true);
   }
 
   /**
@@ -186,13 +240,13 @@ public final class SessionService implements AutoCloseable {
    * running turn's acknowledgement (the server's housekeeping delivers wakes too): a wake offered
    * to it is answered {@code offered} unless it took it already.
    *
-   * @return what became of the message; {@code delivered} when the key was taken before
+   * @return what became of the message; for a key taken before, what became of the first (the
+   *     inbox's state of it: {@code delivered}, {@code offered} or {@code queued})
    */
   public Delivery wake(String sessionId, String text, String source, String key)
       throws SessionException {
     Session session = get(sessionId);
-    return deliveries.deliver(
-        session, text, source, Objects.requireNonNull(key, "key"), Duration.ZERO);
+    return deliveries.deliver(session, text, source, Objects.requireNonNull(key, "key"), false);
   }
 
   /** Stops the turn running in a session; false when none runs. */
@@ -238,11 +292,18 @@ public final class SessionService implements AutoCloseable {
   }
 
   /**
-   * After a start: executions of a process that died are marked stale, a turn that was running is
-   * marked interrupted, and messages that were waiting are delivered.
+   * After a start, before the server takes any message or signal: executions of a process that died
+   * are marked stale, a turn that was running is marked interrupted, and messages offered to a turn
+   * of the earlier server and not acknowledged go back to the head of their queue. Then {@link
+   * #startQueued} delivers what waits.
    */
   public void recover() {
     turns.recover();
+  }
+
+  /** Starts a turn in every session whose messages wait: after {@link #recover}, once listening. */
+  public void startQueued() {
+    turns.startQueued();
   }
 
   /**
@@ -251,6 +312,17 @@ public final class SessionService implements AutoCloseable {
    */
   public void sweep() {
     turns.expireOverdue();
+    Instant now = clock.instant();
+    if (!now.isBefore(nextPrune)) {
+      nextPrune = now.plus(PRUNE_EVERY);
+      int pruned = store.inbox().prune(now.minus(DELIVERED_KEPT));
+      if (pruned > 0) {
+        log.info(
+            "{} inbox message(s) delivered over {} days ago forgotten",
+            pruned,
+            DELIVERED_KEPT.toDays());
+      }
+    }
   }
 
   /** Stops every running turn: the server is shutting down. */

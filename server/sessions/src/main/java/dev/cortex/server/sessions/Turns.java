@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
 final class Turns implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Turns.class);
 
+  /** Why a turn failed whose backend broke as it started (the details are in the server's log). */
+  static final String COULD_NOT_START =
+      "the backend could not start the turn because of an error in the agent server; its log has"
+          + " the details";
+
   private final SessionStore store;
   private final Inbox inbox;
   private final Offers offers;
@@ -84,7 +89,12 @@ final class Turns implements AutoCloseable {
     this.followers = followers;
   }
 
-  /** What a session's turns and deliveries hold while they change it. */
+  /**
+   * What a session's turns and deliveries hold while they change it: one for each session that had
+   * a message or a turn since the start (sessions are never deleted, so there are never more than
+   * in the store; a lock is not dropped while a session lives, since two threads must always get
+   * the same one).
+   */
   Object lock(String sessionId) {
     return locks.computeIfAbsent(sessionId, k -> new Object());
   }
@@ -114,7 +124,7 @@ final class Turns implements AutoCloseable {
       if (live.containsKey(sessionId)) {
         return null;
       }
-      List<Inbox.Message> queued = inbox.queued(sessionId);
+      List<Inbox.Message> queued = inbox.queued(sessionId, Offers.MAX_UNACKNOWLEDGED);
       if (queued.isEmpty()) {
         return null;
       }
@@ -176,13 +186,12 @@ final class Turns implements AutoCloseable {
           backends
               .get(session.backend())
               .start(request(session, messages), event -> onEvent(session, turn, event));
-    } catch (BackendException | RuntimeException e) {
-      String error =
-          e instanceof BackendException ? e.getMessage() : "the backend could not start: " + e;
-      if (!(e instanceof BackendException)) {
-        log.error("starting a turn of {} failed", session.id(), e);
-      }
-      end(session, turn, BackendEvent.End.failed(error));
+    } catch (BackendException e) {
+      end(session, turn, BackendEvent.End.failed(e.getMessage()));
+    } catch (RuntimeException e) {
+      // The transcript and the execution get a sentence; the exception goes to the server's log.
+      log.warn("starting a turn of {} failed", session.id(), e);
+      end(session, turn, BackendEvent.End.failed(COULD_NOT_START));
     }
   }
 
@@ -336,9 +345,10 @@ final class Turns implements AutoCloseable {
   }
 
   /**
-   * After a start: executions of a process that died are marked stale, a turn that was running is
-   * marked interrupted, messages offered to a turn and not acknowledged go back to the head of
-   * their queue, and the queued messages start turns.
+   * After a start, before any message or signal is taken: executions of a process that died are
+   * marked stale, a turn that was running is marked interrupted, and messages offered to a turn of
+   * an earlier server and not acknowledged go back to the head of their queue. A turn this server
+   * runs already is left alone (its offers, its session's state).
    */
   void recover() {
     List<String> stale = executions.sweep();
@@ -347,13 +357,22 @@ final class Turns implements AutoCloseable {
       log.info("{} message(s) offered to a turn of an earlier server are offered again", back);
     }
     for (Session session : store.running()) {
-      store.state(session.id(), Session.State.IDLE);
-      system(
-          session.id(), null, "The turn was interrupted: the agent server stopped while it ran.");
+      synchronized (lock(session.id())) {
+        if (live.containsKey(session.id())) {
+          continue;
+        }
+        store.state(session.id(), Session.State.IDLE);
+        system(
+            session.id(), null, "The turn was interrupted: the agent server stopped while it ran.");
+      }
     }
     if (!stale.isEmpty()) {
       log.info("{} execution(s) of an earlier server marked stale", stale.size());
     }
+  }
+
+  /** Starts a turn in every session whose messages wait (after {@link #recover}). */
+  void startQueued() {
     inbox.withQueued().forEach(this::startLater);
   }
 

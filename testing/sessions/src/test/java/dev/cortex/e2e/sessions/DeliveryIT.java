@@ -96,7 +96,10 @@ class DeliveryIT extends OnOneServer {
   @Test
   void send_asACommandTurnEnds_reachesTheAgentOnce_inThisTurnOrTheNext() throws Exception {
     String id = fixture.logged("ending", true);
-    api.send(id, script(Map.of("say", "ready", "await_inject", 1, "flood", 1200)));
+    String flooding =
+        api.send(id, script(Map.of("say", "ready", "await_inject", 1, "flood", 1200)))
+            .path("execution_id")
+            .asString();
     api.awaitEntry(id, said("ready"), "the agent waiting");
 
     List<String> sent = new ArrayList<>();
@@ -106,10 +109,18 @@ class DeliveryIT extends OnOneServer {
 
     List<JsonNode> answers = fixture.sendPaced(id, sent, Duration.ofMillis(25));
 
-    assertThat(answers)
-        .extracting(a -> a.path("status").asString())
-        .allSatisfy(status -> assertThat(status).isIn("injected", "offered", "queued", "started"));
-    fixture.awaitEachOnce(id, sent);
+    fixture.awaitEachOnce(id, sent, answers);
+    assertThat(answers.get(0).path("status").asString())
+        .as(() -> "the message the turn waits for: " + fixture.diagnosis(id, answers))
+        .isEqualTo("injected");
+    assertThat(answers.get(0).path("execution_id").asString()).isEqualTo(flooding);
+    assertThat(ofKind(api.transcript(id), "user"))
+        .as(
+            () ->
+                "the flooding turn takes its prompt and one message: "
+                    + fixture.diagnosis(id, answers))
+        .filteredOn(e -> e.path("execution_id").asString().equals(flooding))
+        .hasSize(2);
   }
 
   /**

@@ -16,13 +16,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Delivery under load, the way its losses were found, on one server: messages sent as a command
  * turn ends (a program that prints 1,200 lines and ends right after its first injected message,
  * nine messages sent 25 ms apart), and bursts of ten sends at once to one session. Every message is
  * counted where the agent took it (its log, {@code AgentPrograms.logged}) and in the transcript:
- * each exactly once, none lost.
+ * each exactly once, none lost, in the order the server numbered them, and each send's answer says
+ * truly which turn took its message. A failure prints the answers, the offers and acknowledgements
+ * as the agent saw them, the user entries and the turns.
  *
  * <p>Each loop runs its iteration count ({@link #RACES}, {@link #BURSTS}) or stops once {@link
  * #CAP} has passed, whichever comes first, and fails when fewer than {@link #AT_LEAST} ran: 720 and
@@ -79,9 +82,9 @@ class DeliveryStressIT {
               api.awaitEntry(id, said("ready"), "the agent waiting");
               List<String> sent = texts("race " + i, 9);
 
-              fixture.sendPaced(id, sent, Duration.ofMillis(25));
+              List<JsonNode> answers = fixture.sendPaced(id, sent, Duration.ofMillis(25));
 
-              fixture.awaitEachOnce(id, sent);
+              fixture.awaitEachOnce(id, sent, answers);
               if (api.transcriptAll(id).stream()
                   .anyMatch(
                       e ->
@@ -104,6 +107,7 @@ class DeliveryStressIT {
   void bursts_tenSendsAtOnce_eachReachTheAgentOnce() throws Exception {
     String id = fixture.logged("bursts", true);
     List<String> all = new ArrayList<>();
+    List<JsonNode> answered = new ArrayList<>();
     Repeated.upTo(
         BURSTS,
         CAP,
@@ -113,9 +117,9 @@ class DeliveryStressIT {
           List<String> sent = texts("burst " + i, 10);
           all.addAll(sent);
 
-          fixture.sendPaced(id, sent, Duration.ZERO);
+          answered.addAll(fixture.sendPaced(id, sent, Duration.ZERO));
 
-          fixture.awaitEachOnce(id, all);
+          fixture.awaitEachOnce(id, all, answered);
         });
   }
 

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,30 +126,138 @@ final class SessionServer implements AutoCloseable {
 
   /**
    * Waits until every one of {@code sent} has a user entry in the session's transcript and the
-   * session is idle, then checks that each reached the agent once and is in the transcript once.
+   * session is idle, then checks that each reached the agent once and is in the transcript once,
+   * and that the agent took them, and the transcript holds them, in the order they were sent.
    */
   void awaitEachOnce(String id, List<String> sent) throws Exception {
-    Eventually.until(
-        sent.size() + " messages delivered to " + id,
-        AgentServer.LIMIT,
-        () -> {
-          try {
-            return SessionApi.userTexts(api.transcriptAll(id)).containsAll(sent);
-          } catch (Exception e) {
-            return false;
-          }
-        });
-    api.awaitIdle(id);
-    List<String> users = SessionApi.userTexts(api.transcriptAll(id));
-    List<String> taken = programs.taken(id);
-    for (String text : sent) {
-      assertThat(taken.stream().filter(text::equals).count())
-          .as("%s reached the agent once; it took %s", text, taken)
-          .isEqualTo(1);
-      assertThat(users.stream().filter(text::equals).count())
-          .as("%s is in the transcript once: %s", text, users)
-          .isEqualTo(1);
+    awaitEachOnce(id, sent, List.of());
+  }
+
+  /**
+   * {@link #awaitEachOnce(String, List)} for messages sent at the same time: their order is the
+   * server's, the {@code inbox_seq} of their {@code answers} (one for each of {@code sent}, in the
+   * same order), and each answer must say truly what became of its message. A failure prints what
+   * tells why: the answers, the agent's input and output ({@link AgentPrograms#wire}), the user
+   * entries and the session's turns.
+   */
+  void awaitEachOnce(String id, List<String> sent, List<JsonNode> answers) throws Exception {
+    if (!answers.isEmpty() && answers.size() != sent.size()) {
+      throw new IllegalArgumentException(answers.size() + " answers to " + sent.size() + " sends");
     }
+    List<String> order = inOrder(sent, answers);
+    try {
+      Eventually.until(
+          sent.size() + " messages delivered to " + id,
+          AgentServer.LIMIT,
+          () -> {
+            try {
+              return SessionApi.userTexts(api.transcriptAll(id)).containsAll(sent);
+            } catch (Exception e) {
+              return false;
+            }
+          });
+      api.awaitIdle(id);
+      List<String> users = SessionApi.userTexts(api.transcriptAll(id));
+      List<String> taken = programs.taken(id);
+      for (String text : sent) {
+        assertThat(taken.stream().filter(text::equals).count())
+            .as("%s reached the agent once; it took %s", text, taken)
+            .isEqualTo(1);
+        assertThat(users.stream().filter(text::equals).count())
+            .as("%s is in the transcript once: %s", text, users)
+            .isEqualTo(1);
+      }
+      assertThat(taken.stream().filter(sent::contains).toList())
+          .as("the order in which the agent took them")
+          .containsExactlyElementsOf(order);
+      assertThat(users.stream().filter(sent::contains).toList())
+          .as("their order in the transcript")
+          .containsExactlyElementsOf(order);
+      answersAgree(id, answers.isEmpty() ? List.of() : sent, answers);
+    } catch (AssertionError | RuntimeException e) {
+      System.err.println(diagnosis(id, answers));
+      throw e;
+    }
+  }
+
+  /**
+   * Checks that each answer says truly what became of its message, by the turn whose user entry it
+   * has: {@code injected} and {@code started} that turn; {@code offered} and {@code queued} the
+   * turn named or one that started after it (the message went back to the queue, or waited for the
+   * turn to say it acknowledges); never {@code delivered} (no message has a key).
+   */
+  private void answersAgree(String id, List<String> texts, List<JsonNode> answers)
+      throws Exception {
+    Map<String, String> deliveredTo = new LinkedHashMap<>();
+    ofKind(api.transcriptAll(id), "user")
+        .forEach(
+            e ->
+                deliveredTo.put(
+                    e.path("body").path("text").asString(), e.path("execution_id").asString()));
+    List<String> turns = new ArrayList<>();
+    api.executionsOf(id).forEach(e -> turns.add(0, e.path("id").asString()));
+    for (int i = 0; i < texts.size(); i++) {
+      JsonNode answer = answers.get(i);
+      String status = answer.path("status").asString();
+      String named = answer.path("execution_id").asString(null);
+      String took = deliveredTo.get(texts.get(i));
+      String what = texts.get(i) + ", answered " + answer + ", delivered to " + took;
+      switch (status) {
+        case "injected", "started" -> assertThat(took).as(what).isEqualTo(named);
+        case "offered", "queued" -> {
+          if (named != null) {
+            assertThat(turns.indexOf(took)).as(what).isGreaterThanOrEqualTo(turns.indexOf(named));
+          }
+        }
+        default -> throw new AssertionError("an answer no message of these may have: " + what);
+      }
+    }
+  }
+
+  /** {@code sent} in the order the server numbered them (their answers' {@code inbox_seq}). */
+  private static List<String> inOrder(List<String> sent, List<JsonNode> answers) {
+    if (answers.isEmpty()) {
+      return sent;
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < sent.size(); i++) {
+      order.add(i);
+    }
+    order.sort(Comparator.comparingLong(i -> answers.get(i).path("inbox_seq").asLong()));
+    return order.stream().map(sent::get).toList();
+  }
+
+  /** What went on in a session's deliveries: the answers, the wire, the entries and the turns. */
+  String diagnosis(String id, List<JsonNode> answers) {
+    StringBuilder out = new StringBuilder("deliveries of session " + id + ":\n answers:\n");
+    answers.forEach(a -> out.append("  ").append(a).append('\n'));
+    try {
+      out.append(" the agent's input and output:\n");
+      programs.wire(id).forEach(line -> out.append("  ").append(line).append('\n'));
+      out.append(" user entries (seq, execution, text):\n");
+      for (JsonNode e : ofKind(api.transcriptAll(id), "user")) {
+        out.append("  ")
+            .append(e.path("seq").asLong())
+            .append(' ')
+            .append(e.path("execution_id").asString(null))
+            .append(' ')
+            .append(e.path("body").path("text").asString())
+            .append('\n');
+      }
+      out.append(" turns, newest first:\n");
+      for (JsonNode e : api.executionsOf(id)) {
+        out.append("  ")
+            .append(e.path("id").asString())
+            .append(' ')
+            .append(e.path("status").asString())
+            .append(' ')
+            .append(e.path("error").asString(""))
+            .append('\n');
+      }
+    } catch (Exception e) {
+      out.append(" (could not read the rest: ").append(e).append(")\n");
+    }
+    return out.toString();
   }
 
   /** The id of the session named {@code name}. */

@@ -6,6 +6,7 @@ import dev.cortex.process.ProcessSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * which Claude Code takes into the running turn. Claude Code echoes each user message as it takes
  * it in: the echo is the message's acknowledgement. The turn ends at Claude Code's {@code result}
  * (standard input is then closed, so that the process exits), or when the process exits without
- * one.
+ * one. A {@code result} that comes while a message written to Claude Code is not echoed is held
+ * back: Claude Code may still take the message, as a query of its own; after {@link #ECHO_GRACE}
+ * its input is closed, and its exit ends the turn with that result.
  *
  * <p>The program is {@code CORTEX_CLAUDE_BIN} of the turn's environment, else {@code claude} on its
  * {@code PATH}. It runs with the turn's environment plus {@code CLAUDE_CONFIG_DIR} (Cortex's own
@@ -31,11 +34,24 @@ public final class ClaudeBackend implements Backend {
 
   private static final Logger log = LoggerFactory.getLogger(ClaudeBackend.class);
 
+  /**
+   * How long Claude Code may still echo a message written to it after a {@code result} that came
+   * while the message was not echoed: then its input is closed, so that it exits, and the turn ends
+   * with that result (the message goes back to the queue).
+   */
+  static final Duration ECHO_GRACE = Duration.ofSeconds(5);
+
   private final Path configDir;
+  private final Duration echoGrace;
 
   /** A backend whose Claude Code configuration lives in {@code home}. */
   public ClaudeBackend(CortexHome home) {
+    this(home, ECHO_GRACE);
+  }
+
+  ClaudeBackend(CortexHome home, Duration echoGrace) {
     this.configDir = Objects.requireNonNull(home, "home").root().resolve("data").resolve("claude");
+    this.echoGrace = Objects.requireNonNull(echoGrace, "echoGrace");
   }
 
   @Override
@@ -57,10 +73,11 @@ public final class ClaudeBackend implements Backend {
                   .directory(request.workingDirectory())
                   .stdinOpen()
                   .capture(0, CommandBackend.STDERR_BYTES)
+                  .readOutputToEnd(ProcessTurn.OUTPUT_DRAIN)
                   .build(),
               events,
               stream::injectLine,
-              (line, turn) -> forward(stream.accept(line), turn),
+              (line, turn) -> forward(stream.accept(line), turn, echoGrace),
               CommandBackend::tail);
     } catch (IOException e) {
       throw new BackendException("Claude Code could not be started: " + e.getMessage());
@@ -69,10 +86,12 @@ public final class ClaudeBackend implements Backend {
     return running;
   }
 
-  private static void forward(ClaudeStream.Read read, ProcessTurn turn) {
+  private static void forward(ClaudeStream.Read read, ProcessTurn turn, Duration echoGrace) {
     read.events().forEach(turn::event);
     if (read.end() != null) {
       turn.end(read.end());
+    } else if (read.held() != null) {
+      turn.endAtExit(read.held(), echoGrace);
     }
   }
 

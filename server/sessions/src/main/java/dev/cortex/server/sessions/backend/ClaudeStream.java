@@ -23,9 +23,11 @@ import tools.jackson.databind.JsonNode;
  *       {@link BackendEvent.Handshake} that acknowledges, before which no message is injected).
  *   <li>{@code result}: its usage and cost are added up; when every message written has been taken
  *       in, {@link BackendEvent.Cost} then {@link BackendEvent.End} (failed on {@code is_error} or
- *       an {@code error_*} subtype). A message injected too late for the running query is run by
- *       Claude Code as a query of its own in the same process, and the turn ends at that query's
- *       {@code result}.
+ *       an {@code error_*} subtype), preceded by a {@link BackendEvent.Handshake} that does not
+ *       acknowledge when Claude Code echoed nothing (its answer says it had the prompt). A message
+ *       injected too late for the running query is run by Claude Code as a query of its own in the
+ *       same process, and the turn ends at that query's {@code result}; while one is not echoed,
+ *       the result is held back ({@link Read#held}).
  *   <li>Anything else that is not JSON, or of a type not known here, is a {@link
  *       BackendEvent.Note}.
  * </ul>
@@ -41,10 +43,18 @@ final class ClaudeStream {
    *
    * @param events the events, in order
    * @param end the end of the turn, or null
+   * @param held when a {@code result} came while messages written to Claude Code were not echoed
+   *     yet: the events that end the turn (a {@link BackendEvent.Cost}, then the {@link
+   *     BackendEvent.End}) if Claude Code exits without another result; else null
    */
-  record Read(List<BackendEvent> events, BackendEvent.End end) {
+  record Read(List<BackendEvent> events, BackendEvent.End end, List<BackendEvent> held) {
     Read {
       events = List.copyOf(events);
+      held = held == null ? null : List.copyOf(held);
+    }
+
+    Read(List<BackendEvent> events, BackendEvent.End end) {
+      this(events, end, null);
     }
   }
 
@@ -64,6 +74,9 @@ final class ClaudeStream {
 
   /** The user message lines written and not echoed yet: their uuid, and the ids of the messages. */
   private final Map<String, List<String>> untaken = new LinkedHashMap<>();
+
+  /** What the line being read holds back (see {@link Read#held}), or null. */
+  private List<BackendEvent> held;
 
   private long inputTokens;
   private long outputTokens;
@@ -122,9 +135,10 @@ final class ClaudeStream {
     if (closed) {
       return new Read(events, null);
     }
+    held = null;
     BackendEvent.End end = read(line, events);
     closed = end != null;
-    return new Read(events, end);
+    return new Read(events, end, held);
   }
 
   private BackendEvent.End read(Lines.Line line, List<BackendEvent> events) {
@@ -237,17 +251,21 @@ final class ClaudeStream {
   }
 
   /**
-   * Claude Code took a written message in: the one with {@code uuid}, else the oldest. Its echo
-   * acknowledges the messages of that line; the first echo also says that Claude Code does.
+   * Claude Code took a written message in: the one with {@code uuid}, or the oldest not echoed yet
+   * when the echo carries no uuid. Its echo acknowledges the messages of that line; an echo of a
+   * uuid Cortex did not write, or one echoed before, acknowledges nothing. The first echo also says
+   * that Claude Code echoes.
    */
   private void taken(String uuid, List<BackendEvent> events) {
     if (!echoes) {
       echoes = true;
       events.add(new BackendEvent.Handshake(true));
     }
-    List<String> ids = uuid == null ? null : untaken.remove(uuid);
-    if (ids == null && !untaken.isEmpty()) {
-      ids = untaken.remove(untaken.keySet().iterator().next());
+    List<String> ids;
+    if (uuid == null) {
+      ids = untaken.isEmpty() ? null : untaken.remove(untaken.keySet().iterator().next());
+    } else {
+      ids = untaken.remove(uuid);
     }
     if (ids != null) {
       ids.forEach(id -> events.add(new BackendEvent.Acked(id)));
@@ -263,10 +281,7 @@ final class ClaudeStream {
     if (node.path("total_cost_usd").isNumber()) {
       usd = node.path("total_cost_usd").asDouble();
     }
-    if (echoes && !untaken.isEmpty()) {
-      return null;
-    }
-    events.add(
+    BackendEvent.Cost cost =
         new BackendEvent.Cost(
             model,
             inputTokens,
@@ -274,7 +289,22 @@ final class ClaudeStream {
             cacheReadTokens,
             cacheWriteTokens,
             usd,
-            "none".equals(apiKeySource) && !cloudProvider ? "plan" : "api"));
+            "none".equals(apiKeySource) && !cloudProvider ? "plan" : "api");
+    BackendEvent.End end = end(node);
+    if (echoes && !untaken.isEmpty()) {
+      // A message written and not echoed yet may still be taken in, as a query of its own.
+      held = List.of(cost, end);
+      return null;
+    }
+    if (!echoes) {
+      // A Claude Code that echoes nothing answered its prompt: it had it.
+      events.add(new BackendEvent.Handshake(false));
+    }
+    events.add(cost);
+    return end;
+  }
+
+  private static BackendEvent.End end(JsonNode node) {
     String subtype = node.path("subtype").asString("");
     String text = node.path("result").isString() ? node.path("result").asString() : null;
     if (subtype.equals("success") && !node.path("is_error").asBoolean(false)) {

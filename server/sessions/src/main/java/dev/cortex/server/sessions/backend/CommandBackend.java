@@ -40,7 +40,7 @@ public final class CommandBackend implements Backend {
     if (request.program() == null || request.program().isEmpty()) {
       throw new BackendException("The session has no program for the command backend.");
     }
-    CommandStream stream = new CommandStream();
+    CommandStream stream = new CommandStream(request.sessionId());
     ProcessTurn running;
     try {
       running =
@@ -49,6 +49,7 @@ public final class CommandBackend implements Backend {
                   .directory(request.workingDirectory())
                   .stdinOpen()
                   .capture(0, STDERR_BYTES)
+                  .readOutputToEnd(ProcessTurn.OUTPUT_DRAIN)
                   .build(),
               events,
               CommandBackend::injectLine,

@@ -2,6 +2,8 @@ package dev.cortex.server.sessions.backend;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -12,8 +14,18 @@ import tools.jackson.databind.JsonNode;
  * protocol 1), read as usual after it. A line that is no event of the protocol is a note.
  */
 final class CommandStream {
+  private static final Logger log = LoggerFactory.getLogger(CommandStream.class);
+
+  private final String sessionId;
   private boolean first = true;
   private boolean acks;
+
+  /**
+   * @param sessionId the session whose turn it reads, for the log
+   */
+  CommandStream(String sessionId) {
+    this.sessionId = sessionId;
+  }
 
   /** The events of one line, in order; an {@link BackendEvent.End} comes last and ends the turn. */
   synchronized List<BackendEvent> accept(Lines.Line line) {
@@ -27,9 +39,19 @@ final class CommandStream {
       first = false;
       if (node != null && node.path("type").asString("").equals("hello")) {
         acks = capabilities(node).contains("ack");
+        if (!acks) {
+          log.info(
+              "session {}: the program's hello does not say it acknowledges messages; it gets"
+                  + " none while its turn runs",
+              sessionId);
+        }
         events.add(new BackendEvent.Handshake(acks));
         return events;
       }
+      log.info(
+          "session {}: the program's first line is not a hello; it is served as protocol 1 and"
+              + " gets no message while its turn runs",
+          sessionId);
       events.add(new BackendEvent.Handshake(false));
     }
     events.addAll(notes);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -26,10 +27,18 @@ import org.slf4j.LoggerFactory;
 /**
  * A turn that is one process: its input lines are written to standard input, its events parsed from
  * standard output, and its end is the program's {@code end} (or {@code result}) event, else the
- * program's exit. Stopping ends the process group. Shared by the process-per-turn backends.
+ * program's exit (after every line it printed was handled: its spec reads the output to its end,
+ * {@link #OUTPUT_DRAIN}). Stopping ends the process group. Shared by the process-per-turn backends.
  */
 final class ProcessTurn implements RunningTurn {
   private static final Logger log = LoggerFactory.getLogger(ProcessTurn.class);
+
+  /**
+   * How long a turn's output is still read after its program exited (and its group was ended):
+   * every line it printed is handled, however long the session takes to record them, up to this
+   * bound; reading stops earlier once the pipe has been quiet for a second.
+   */
+  static final Duration OUTPUT_DRAIN = Duration.ofMinutes(2);
 
   private final RunningProcess process;
   private final Backend.TurnEvents events;
@@ -43,6 +52,9 @@ final class ProcessTurn implements RunningTurn {
   private boolean finished; // guarded by delivery
   private boolean inputClosed; // guarded by this
   private volatile boolean broken; // written by the input thread
+
+  /** The events that end the turn when the program exits without its end, or null. */
+  private volatile List<BackendEvent> endAtExit;
 
   /** Writes the program's input, one line after the other. */
   private final ExecutorService input =
@@ -186,6 +198,29 @@ final class ProcessTurn implements RunningTurn {
   }
 
   /**
+   * The program gave the end of its turn, but may still take what was written to it: its input is
+   * closed after {@code grace} (unless the turn ended), and its exit then ends the turn with {@code
+   * ending} (whose last event is the end) instead of a failure. A later call replaces {@code
+   * ending}.
+   */
+  void endAtExit(List<BackendEvent> ending, Duration grace) {
+    endAtExit = List.copyOf(ending);
+    CompletableFuture.delayedExecutor(grace.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(this::closeInput);
+  }
+
+  /** Sends {@code ending}'s events, the last (an end) ending the turn. */
+  private void finish(List<BackendEvent> ending) {
+    for (BackendEvent event : ending) {
+      if (event instanceof BackendEvent.End end) {
+        end(end);
+      } else {
+        event(event);
+      }
+    }
+  }
+
+  /**
    * Waits for the program's exit; {@code flush} then gives the last output line a chance; ends the
    * turn if the program did not, with {@code stderrTail} of its result in the message.
    */
@@ -196,7 +231,10 @@ final class ProcessTurn implements RunningTurn {
               try {
                 ProcessResult result = process.await();
                 flush.run();
-                if (!ended.isDone()) {
+                List<BackendEvent> ending = endAtExit;
+                if (!ended.isDone() && ending != null) {
+                  finish(ending);
+                } else if (!ended.isDone()) {
                   String tail = stderrTail.apply(result);
                   end(
                       BackendEvent.End.failed(
@@ -219,7 +257,10 @@ final class ProcessTurn implements RunningTurn {
   }
 
   @Override
-  public boolean inject(String id, String text) {
+  public synchronized boolean inject(String id, String text) {
+    if (inputClosed) {
+      return false;
+    }
     String line = injectLine.apply(id, text);
     return line != null && write(line);
   }

@@ -27,6 +27,10 @@ import java.util.function.Supplier;
  *
  * A message offered to a turn that ended without acknowledging it, or to a server that died, goes
  * back to {@code queued}: its number puts it back at the head of the queue, in order.
+ *
+ * <p>A delivered message's text is cleared (the transcript has it, redacted), and its row is pruned
+ * once it was delivered longer ago than a retention ({@link #prune}), but for the session's last
+ * one, whose number the next message follows: numbers are never given twice.
  */
 public final class Inbox {
   /** Where a message stands. */
@@ -53,6 +57,13 @@ public final class Inbox {
    * @param added false when a message of the same key was there already (this is its number)
    */
   public record Enqueued(long seq, boolean added) {}
+
+  /**
+   * Where a message stands, and the turn it was offered to (offered) or delivered to (delivered).
+   *
+   * @param executionId null for a queued message
+   */
+  public record Standing(State state, String executionId) {}
 
   /** A message delivered, and its transcript entry. */
   public record Delivered(long seq, Transcript.Entry entry) {}
@@ -112,34 +123,38 @@ public final class Inbox {
 
   /** The queued messages of a session, the head of the queue first. */
   public List<Message> queued(String sessionId) {
+    return queued(sessionId, Integer.MAX_VALUE);
+  }
+
+  static final String QUEUED =
+      "SELECT seq, text, source, at FROM session_inbox"
+          + " WHERE session_id = ? AND state = 'queued' ORDER BY seq LIMIT ?";
+
+  /** The first {@code limit} queued messages of a session, the head of the queue first. */
+  public List<Message> queued(String sessionId, int limit) {
     return database
         .get()
         .read(
             c ->
                 Sql.query(
                     c,
-                    "SELECT seq, text, source, at FROM session_inbox"
-                        + " WHERE session_id = ? AND state = 'queued' ORDER BY seq",
+                    QUEUED,
                     rs ->
                         new Message(
                             rs.getLong("seq"),
                             rs.getString("text"),
                             rs.getString("source"),
                             Sql.instant(rs.getString("at"))),
-                    sessionId));
+                    sessionId,
+                    limit));
   }
+
+  static final String WITH_QUEUED =
+      "SELECT DISTINCT session_id FROM session_inbox WHERE state = 'queued' ORDER BY session_id";
 
   /** The sessions with queued messages. */
   public List<String> withQueued() {
-    return database
-        .get()
-        .read(
-            c ->
-                Sql.query(
-                    c,
-                    "SELECT DISTINCT session_id FROM session_inbox WHERE state = 'queued'"
-                        + " ORDER BY session_id",
-                    rs -> rs.getString(1)));
+    return database.get().read(c -> Sql.query(c, WITH_QUEUED, rs -> rs.getString(1)));
   }
 
   /** Where a message stands, or null when the session has no message {@code seq}. */
@@ -152,6 +167,30 @@ public final class Inbox {
                     c,
                     "SELECT state FROM session_inbox WHERE session_id = ? AND seq = ?",
                     rs -> State.valueOf(rs.getString(1).toUpperCase(Locale.ROOT)),
+                    sessionId,
+                    seq));
+  }
+
+  /** Where a message stands, or null when the session has no message {@code seq}. */
+  public Standing standing(String sessionId, long seq) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.one(
+                    c,
+                    "SELECT state, offered_to, delivered_to FROM session_inbox"
+                        + " WHERE session_id = ? AND seq = ?",
+                    rs -> {
+                      State state = State.valueOf(rs.getString(1).toUpperCase(Locale.ROOT));
+                      return new Standing(
+                          state,
+                          switch (state) {
+                            case QUEUED -> null;
+                            case OFFERED -> rs.getString(2);
+                            case DELIVERED -> rs.getString(3);
+                          });
+                    },
                     sessionId,
                     seq));
   }
@@ -228,9 +267,10 @@ public final class Inbox {
     }
     Sql.update(
         c,
-        "UPDATE session_inbox SET state = 'delivered', delivered_to = ?"
-            + " WHERE session_id = ? AND seq = ?",
+        "UPDATE session_inbox SET state = 'delivered', delivered_to = ?, delivered_at = ?,"
+            + " text = '' WHERE session_id = ? AND seq = ?",
         executionId,
+        at,
         sessionId,
         seq);
     return SessionStore.append(
@@ -241,6 +281,10 @@ public final class Inbox {
         redactor.redact(Transcript.user(message.text(), message.source())),
         at);
   }
+
+  static final String OFFERED_TO =
+      "SELECT seq FROM session_inbox WHERE session_id = ? AND state = 'offered'"
+          + " AND offered_to = ? ORDER BY seq";
 
   /**
    * Puts the messages offered to the turn {@code executionId} and not acknowledged back in the
@@ -254,13 +298,7 @@ public final class Inbox {
         .write(
             c -> {
               List<Long> seqs =
-                  Sql.query(
-                      c,
-                      "SELECT seq FROM session_inbox WHERE session_id = ? AND state = 'offered'"
-                          + " AND offered_to = ? ORDER BY seq",
-                      rs -> rs.getLong(1),
-                      sessionId,
-                      executionId);
+                  Sql.query(c, OFFERED_TO, rs -> rs.getLong(1), sessionId, executionId);
               Sql.update(
                   c,
                   "UPDATE session_inbox SET state = 'queued', offered_to = NULL"
@@ -288,8 +326,10 @@ public final class Inbox {
   }
 
   /**
-   * After a start: every message offered to a turn of an earlier server and not acknowledged goes
-   * back to the queue.
+   * After a start (once the executions of dead processes are marked stale): every message offered
+   * to a turn that no longer runs and not acknowledged goes back to the queue. A message offered to
+   * a running turn (of this server: a turn's execution is recorded before anything is offered to
+   * it) stays offered.
    *
    * @return how many
    */
@@ -301,6 +341,28 @@ public final class Inbox {
                 Sql.update(
                     c,
                     "UPDATE session_inbox SET state = 'queued', offered_to = NULL"
-                        + " WHERE state = 'offered'"));
+                        + " WHERE state = 'offered' AND offered_to NOT IN"
+                        + " (SELECT id FROM executions WHERE status = 'running')"));
+  }
+
+  /**
+   * Forgets the messages delivered before {@code before}, but for each session's last message (the
+   * next one's number follows it). A wake whose message is forgotten is no longer known by its key:
+   * the retention is to be longer than any sender retries.
+   *
+   * @return how many
+   */
+  public int prune(Instant before) {
+    return database
+        .get()
+        .write(
+            c ->
+                Sql.update(
+                    c,
+                    "DELETE FROM session_inbox WHERE state = 'delivered'"
+                        + " AND COALESCE(delivered_at, at) < ? AND seq <"
+                        + " (SELECT MAX(seq) FROM session_inbox AS last"
+                        + " WHERE last.session_id = session_inbox.session_id)",
+                    before));
   }
 }

@@ -106,6 +106,15 @@ public final class SessionsSchema {
             ALTER TABLE session_inbox ADD COLUMN offered_to TEXT;
             UPDATE session_inbox SET state = 'delivered' WHERE delivered_to IS NOT NULL;
             CREATE INDEX session_inbox_by_state ON session_inbox (session_id, state, seq);
+            """),
+        // A delivered message's text is in the transcript: the inbox keeps its number, key and
+        // state, and when it was delivered (delivered_at), until it is pruned.
+        Migration.sql(
+            4,
+            """
+            ALTER TABLE session_inbox ADD COLUMN delivered_at TEXT;
+            UPDATE session_inbox SET text = '' WHERE state = 'delivered';
+            CREATE INDEX session_inbox_waiting ON session_inbox (state, session_id);
             """));
   }
 }

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,7 @@ class ClaudeBackendTest {
             "cut-off",
             "inject",
             "inject-queued",
+            "echo-missing",
             "hang")) {
       try (InputStream in =
           ClaudeBackendTest.class.getResourceAsStream(
@@ -237,6 +239,34 @@ class ClaudeBackendTest {
             new Cost("claude-sonnet-4-5-20250929", 12, 7, 250, 10, 0.0025, "api"),
             End.completed("Second answer."));
     assertThat(events.acks()).containsExactly(new Handshake(true), new Acked("1"), new Acked("2"));
+    assertThat(stdin()).hasSize(2);
+  }
+
+  /**
+   * A result that came while an injected message was not echoed used to be held back for as long as
+   * Claude Code ran: one that never echoed kept the turn until max_turn. After a short grace its
+   * input is closed, and its exit ends the turn with that result; the message is not acknowledged
+   * (it goes back to the queue).
+   */
+  @Test
+  void inject_neverEchoed_theHeldResultEndsTheTurnAfterTheGrace() throws Exception {
+    ClaudeBackend quick =
+        new ClaudeBackend(new CortexHome(home, home.resolve("data")), Duration.ofMillis(200));
+    TurnRecorder events = new TurnRecorder();
+    RunningTurn turn = quick.start(request("echo-missing", "Do it"), events);
+    events.awaitText("Working on it.");
+
+    assertThat(turn.inject("2", "One more thing")).isTrue();
+
+    assertThat(TurnRecorder.end(turn)).isEqualTo(End.completed("Done."));
+    assertThat(events.events())
+        .containsExactly(
+            new Started(SESSION),
+            new Text("Working on it."),
+            new Cost("claude-sonnet-4-5-20250929", 5, 4, 100, 0, 0.001, "api"),
+            End.completed("Done."));
+    assertThat(events.acks()).containsExactly(new Handshake(true), new Acked("1"));
+    assertThat(turn.inject("3", "too late")).isFalse();
     assertThat(stdin()).hasSize(2);
   }
 

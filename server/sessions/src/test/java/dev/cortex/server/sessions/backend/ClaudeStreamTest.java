@@ -38,7 +38,8 @@ class ClaudeStreamTest {
                     + "\"result\":\"Invalid API key · Please run /login\",\"total_cost_usd\":0,"
                     + "\"usage\":{\"input_tokens\":0,\"output_tokens\":0}}"));
 
-    assertThat(read.events()).containsExactly(new Cost(null, 0, 0, 0, 0, 0.0, "api"));
+    assertThat(read.events())
+        .containsExactly(new Handshake(false), new Cost(null, 0, 0, 0, 0, 0.0, "api"));
     assertThat(read.end()).isEqualTo(End.failed("Invalid API key · Please run /login"));
   }
 
@@ -50,7 +51,8 @@ class ClaudeStreamTest {
         stream.accept(
             line("{\"type\":\"result\",\"subtype\":\"error_max_turns\",\"is_error\":true}"));
 
-    assertThat(read.events()).containsExactly(new Cost("claude-y", 0, 0, 0, 0, null, "api"));
+    assertThat(read.events())
+        .containsExactly(new Handshake(false), new Cost("claude-y", 0, 0, 0, 0, null, "api"));
     assertThat(read.end()).isEqualTo(End.failed("Claude Code ended the turn with error_max_turns"));
   }
 
@@ -60,7 +62,7 @@ class ClaudeStreamTest {
     stream.accept(line(INIT_SUBSCRIPTION));
 
     assertThat(stream.accept(line(result(0.5))).events())
-        .containsExactly(new Cost("claude-x", 1, 2, 3, 4, 0.5, "plan"));
+        .containsExactly(new Handshake(false), new Cost("claude-x", 1, 2, 3, 4, 0.5, "plan"));
   }
 
   @Test
@@ -69,7 +71,7 @@ class ClaudeStreamTest {
     stream.accept(line(INIT_SUBSCRIPTION));
 
     assertThat(stream.accept(line(result(0.5))).events())
-        .containsExactly(new Cost("claude-x", 1, 2, 3, 4, 0.5, "api"));
+        .containsExactly(new Handshake(false), new Cost("claude-x", 1, 2, 3, 4, 0.5, "api"));
   }
 
   @Test
@@ -81,18 +83,70 @@ class ClaudeStreamTest {
     assertThat(stream.accept(line(result(0.1))).end()).isEqualTo(End.completed("done"));
   }
 
+  /**
+   * An echo of a uuid Cortex did not write used to acknowledge the oldest message not echoed, and a
+   * repeated echo the next one: messages counted as delivered that Claude Code had not taken in.
+   */
   @Test
-  void accept_echoWithAnotherUuid_takesTheOldestMessageIn() {
+  void accept_echoOfAnUnknownUuidOrARepeat_acknowledgesNothing() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    String prompt = stream.promptLine(request("first"));
+    stream.injectLine("2", "second");
+
+    ClaudeStream.Read unknown =
+        stream.accept(line("{\"type\":\"user\",\"isReplay\":true,\"uuid\":\"not-ours\"}"));
+    ClaudeStream.Read once = stream.accept(line(echo(prompt)));
+    ClaudeStream.Read again = stream.accept(line(echo(prompt)));
+
+    assertThat(unknown.events()).containsExactly(new Handshake(true));
+    assertThat(once.events()).containsExactly(new Acked("1"));
+    assertThat(again.events()).isEmpty();
+    assertThat(stream.accept(line(result(0.1))).end()).as("the second is not echoed").isNull();
+  }
+
+  @Test
+  void accept_echoWithoutAUuid_acknowledgesTheOldestMessageNotEchoed() {
     ClaudeStream stream = new ClaudeStream(null, Map.of());
     stream.promptLine(request("first"));
     stream.injectLine("2", "second");
-    stream.accept(line("{\"type\":\"user\",\"isReplay\":true,\"uuid\":\"not-ours\"}"));
 
-    assertThat(stream.accept(line(result(0.1))).end()).as("one message not taken in yet").isNull();
+    ClaudeStream.Read first = stream.accept(line("{\"type\":\"user\",\"isReplay\":true}"));
+    ClaudeStream.Read second = stream.accept(line("{\"type\":\"user\",\"isReplay\":true}"));
 
-    stream.accept(line("{\"type\":\"user\",\"isReplay\":true}"));
+    assertThat(first.events()).containsExactly(new Handshake(true), new Acked("1"));
+    assertThat(second.events()).containsExactly(new Acked("2"));
     ClaudeStream.Read read = stream.accept(line(result(0.3)));
-    assertThat(read.events()).containsExactly(new Cost(null, 2, 4, 6, 8, 0.3, "api"));
+    assertThat(read.events()).containsExactly(new Cost(null, 1, 2, 3, 4, 0.3, "api"));
+    assertThat(read.end()).isEqualTo(End.completed("done"));
+  }
+
+  @Test
+  void accept_resultWhileAMessageIsNotEchoed_isHeldBack_withTheEndingItWouldGive() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    String prompt = stream.promptLine(request("first"));
+    stream.accept(line(echo(prompt)));
+    stream.injectLine("2", "second");
+
+    ClaudeStream.Read held = stream.accept(line(result(0.1)));
+    ClaudeStream.Read next = stream.accept(line("{\"type\":\"assistant\",\"message\":{}}"));
+
+    assertThat(held.end()).isNull();
+    assertThat(held.events()).isEmpty();
+    assertThat(held.held())
+        .containsExactly(new Cost(null, 1, 2, 3, 4, 0.1, "api"), End.completed("done"));
+    assertThat(next.held()).as("held by the result's line only").isNull();
+  }
+
+  /** A Claude Code that echoes nothing has had its prompt once it answered it. */
+  @Test
+  void accept_resultWithoutAnyEcho_saysThePromptWasTakenWithoutAcknowledgements() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+    stream.promptLine(request("first"));
+
+    ClaudeStream.Read read = stream.accept(line(result(0.1)));
+
+    assertThat(read.events())
+        .containsExactly(new Handshake(false), new Cost(null, 1, 2, 3, 4, 0.1, "api"));
     assertThat(read.end()).isEqualTo(End.completed("done"));
   }
 

@@ -20,7 +20,7 @@ class CommandStreamTest {
 
   @Test
   void accept_helloWithAckFirst_acknowledges_andItsAcksAreAcked() {
-    CommandStream stream = new CommandStream();
+    CommandStream stream = new CommandStream("s_1");
 
     assertThat(read(stream, "{\"type\":\"hello\",\"protocol\":2,\"capabilities\":[\"ack\"]}"))
         .containsExactly(new Handshake(true));
@@ -35,9 +35,9 @@ class CommandStreamTest {
 
   @Test
   void accept_anyOtherFirstLine_doesNotAcknowledge_andIsReadAsUsual() {
-    CommandStream plain = new CommandStream();
-    CommandStream helloWithout = new CommandStream();
-    CommandStream garbage = new CommandStream();
+    CommandStream plain = new CommandStream("s_1");
+    CommandStream helloWithout = new CommandStream("s_1");
+    CommandStream garbage = new CommandStream("s_1");
 
     assertThat(read(plain, "")).isEmpty();
     assertThat(read(plain, "{\"type\":\"session\",\"id\":\"conv-1\"}"))

@@ -67,6 +67,38 @@ class ProcessTurnTest {
     assertThat(TurnRecorder.end(turn)).isEqualTo(End.completed("ok"));
   }
 
+  /**
+   * A program that printed many lines and its ack and end right before it exited used to have its
+   * last lines dropped when the receiver lagged more than a second behind (each line is a database
+   * write in a session): the turn failed, and the message it took was offered again.
+   */
+  @Test
+  void exit_rightAfterManyLines_aLaggingReceiverStillGetsTheAckAndTheEnd() throws Exception {
+    TurnRecorder recorder = new TurnRecorder();
+    RunningTurn turn =
+        new CommandBackend()
+            .start(
+                request(
+                    "read line; echo '{\"type\":\"hello\",\"protocol\":2,\"capabilities\":[\"ack\"]}';"
+                        + " i=0; while [ $i -lt 2500 ]; do i=$((i+1));"
+                        + " echo '{\"type\":\"text\",\"text\":\"line\"}'; done;"
+                        + " echo '{\"type\":\"ack\",\"id\":\"1\"}';"
+                        + " echo '{\"type\":\"end\",\"status\":\"completed\",\"result\":\"ok\"}'"),
+                event -> {
+                  try {
+                    Thread.sleep(1); // a receiver that records each event, as a session does
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  recorder.event(event);
+                });
+
+    assertThat(TurnRecorder.end(turn)).isEqualTo(End.completed("ok"));
+    assertThat(recorder.acks())
+        .containsExactly(new BackendEvent.Handshake(true), new BackendEvent.Acked("1"));
+    assertThat(recorder.events()).hasSize(2501);
+  }
+
   private TurnRequest request(String script) {
     return new TurnRequest(
         "s_1",
