@@ -306,7 +306,8 @@ final class Turns implements AutoCloseable {
           case FAILED -> Execution.Status.FAILED;
           case STOPPED -> Execution.Status.CANCELLED;
         };
-    String error = end.error();
+    // A turn's result and error are kept and shown beside its transcript: without its secrets.
+    String error = store.redact(end.error());
     if (status == Execution.Status.CANCELLED) {
       error =
           "The turn was stopped" + (turn.stopReason == null ? "." : ": " + turn.stopReason + ".");
@@ -318,7 +319,7 @@ final class Turns implements AutoCloseable {
     } else if (status == Execution.Status.FAILED) {
       system(id, turn.executionId, "The turn failed: " + error);
     }
-    executions.finish(turn.executionId, status, end.result(), error, turn.usd, 1);
+    executions.finish(turn.executionId, status, store.redact(end.result()), error, turn.usd, 1);
     store.state(id, Session.State.IDLE);
     followers.publish(id, new SessionService.Update.TurnEnded(turn.executionId, status, error));
     if (!back.isEmpty() && !turn.tookAny) {

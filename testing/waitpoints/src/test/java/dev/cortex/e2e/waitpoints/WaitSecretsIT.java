@@ -170,6 +170,49 @@ class WaitSecretsIT {
     }
   }
 
+  /**
+   * An agent that ends its turns with the webhook token of its environment, in its result and in
+   * its error: the ends are recorded, streamed and shown without it.
+   */
+  @Test
+  void aTurnEndingWithTheWebhookToken_isRecordedShownAndStreamedWithoutIt() throws Exception {
+    Path agent = work.resolve("ending-agent.sh");
+    Files.writeString(
+        agent,
+        """
+        #!/bin/sh
+        read -r line
+        case "$line" in
+          *fail*) printf '{"type":"end","status":"failed","error":"no luck with %s"}\n' "$CORTEX_WEBHOOK_TOKEN" ;;
+          *) printf '{"type":"end","status":"completed","result":"the token is %s"}\n' "$CORTEX_WEBHOOK_TOKEN" ;;
+        esac
+        """);
+    agent.toFile().setExecutable(true);
+    String id = api.create(List.of(agent.toString()), work, Map.of()).path("id").asString();
+    String token = server.token();
+
+    SessionApi.Answer said = api.follow(id, "what is the token?");
+    SessionApi.Answer failed = api.follow(id, "fail, please");
+
+    assertThat(said.result().path("status").asString()).isEqualTo("completed");
+    assertThat(failed.result().path("status").asString()).isEqualTo("failed");
+    List<JsonNode> executions = api.executionsOf(id);
+    assertThat(executions.toString()).contains("the token is [redacted]");
+    assertThat(executions.toString()).contains("no luck with [redacted]");
+    Map<String, String> shown = new LinkedHashMap<>();
+    shown.put("the completed turn", said.lines().toString());
+    shown.put("the failed turn", failed.lines().toString());
+    shown.put("the transcript", api.transcript(id).toString());
+    shown.put("sessions show", api.show(id).toString());
+    shown.put("the executions", executions.toString());
+    shown.put("the server's log", server.stderr.toString());
+    shown.putAll(everyTable());
+    shown.putAll(databaseFiles());
+    for (Map.Entry<String, String> place : shown.entrySet()) {
+      assertThat(place.getValue()).as(place.getKey()).doesNotContain(token);
+    }
+  }
+
   /** The wait_create answer in the lines the agent sent on, as it got it from its MCP server. */
   static JsonNode createdAsTheAgentGotIt(Path heard) throws Exception {
     for (String line : Files.readAllLines(heard)) {

@@ -152,6 +152,14 @@ public final class SessionStore {
   }
 
   /**
+   * {@code text} without the secrets this store's transcripts lose, for what a turn says outside
+   * its transcript (its result, its error); null stays null.
+   */
+  public String redact(String text) {
+    return text == null ? null : redactor.redact(text);
+  }
+
+  /**
    * Appends an entry to a session's transcript, its secrets taken out, and returns it with its
    * number.
    */
