@@ -29,6 +29,9 @@ final class HubRoutes {
   private static final Logger log = LoggerFactory.getLogger(HubRoutes.class);
   private static final Duration HELLO_WITHIN = Duration.ofSeconds(10);
 
+  /** How long a socket is followed for want of a hello at most, whatever became of it. */
+  static final Duration FORGET_AFTER = HELLO_WITHIN.plus(Duration.ofMinutes(1));
+
   private final DeviceHub hub;
   private final DeviceCredentials credentials;
   private final String sharedToken;
@@ -90,11 +93,7 @@ final class HubRoutes {
                       return null;
                     }
                     // The credential was checked against this name; the hello must give it too.
-                    DeviceSocketListener endpoint =
-                        new DeviceSocketListener(
-                            hub, device, serverVersion, refusals, Request.getRemoteAddr(request));
-                    ungreeted.put(endpoint, hub.now());
-                    return endpoint;
+                    return endpoint(device, Request.getRemoteAddr(request));
                   });
             });
     RequestGuard credential =
@@ -106,19 +105,39 @@ final class HubRoutes {
   }
 
   /**
-   * Closes connections that sent no hello in time, forgets old wrong codes; called every second.
+   * A new device socket's listener, followed until its hello comes or it ends: it forgets itself
+   * when its socket closes or fails.
+   */
+  DeviceSocketListener endpoint(String device, String peer) {
+    DeviceSocketListener endpoint =
+        new DeviceSocketListener(hub, device, serverVersion, refusals, peer, ungreeted::remove);
+    ungreeted.put(endpoint, hub.now());
+    return endpoint;
+  }
+
+  /**
+   * Closes connections that sent no hello in time, forgets old wrong codes; called every second. A
+   * socket whose open is never seen (its upgrade failed after it was answered) is forgotten {@link
+   * #FORGET_AFTER} after its upgrade.
    */
   void sweep() {
     attempts.prune();
-    Instant limit = hub.now().minus(HELLO_WITHIN);
+    Instant now = hub.now();
+    Instant helloLimit = now.minus(HELLO_WITHIN);
+    Instant forgetLimit = now.minus(FORGET_AFTER);
     ungreeted.forEach(
         (endpoint, opened) -> {
-          if (endpoint.greeted()) {
-            ungreeted.remove(endpoint);
-          } else if (opened.isBefore(limit) && endpoint.closeUngreeted()) {
+          if (endpoint.greeted()
+              || (opened.isBefore(helloLimit) && endpoint.closeUngreeted())
+              || opened.isBefore(forgetLimit)) {
             ungreeted.remove(endpoint);
           }
         });
+  }
+
+  /** How many sockets are followed for want of a hello (for tests). */
+  int ungreeted() {
+    return ungreeted.size();
   }
 
   /**
