@@ -37,7 +37,7 @@ final class HubRoutes {
   private final String sharedToken;
   private final String serverVersion;
   private final HubHosts hosts;
-  private final RefusalLog refusals = new RefusalLog();
+  private final RefusalLog refusals;
   private final Map<DeviceSocketListener, Instant> ungreeted = new ConcurrentHashMap<>();
   private final EnrolAttempts attempts;
 
@@ -53,6 +53,7 @@ final class HubRoutes {
     this.serverVersion = version;
     this.hosts = hosts;
     this.attempts = new EnrolAttempts(hub.clock());
+    this.refusals = new RefusalLog(hub.clock());
   }
 
   /** Whether a presented bearer secret admits the upgrade. */
