@@ -149,6 +149,9 @@ final class HubRoutes {
     return new HubGate("an enrolment", hosts, null, refusals, new Enrol());
   }
 
+  /** The most an enrolment's body may be: a device's name and a code fit many times over. */
+  static final int MAX_ENROLMENT = 4096;
+
   private final class Enrol extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
@@ -156,11 +159,13 @@ final class HubRoutes {
         JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use POST.");
         return true;
       }
-      byte[] body = JsonBodies.read(request, 4096);
-      JsonRoutes.Parsed<Enrolment> json =
-          body == null
-              ? new JsonRoutes.Parsed<>(null, null)
-              : JsonRoutes.strict(body, Enrolment.class);
+      byte[] body = JsonBodies.read(request, MAX_ENROLMENT);
+      if (body == null) {
+        JsonBodies.error(
+            response, callback, 413, "INVALID_ARGUMENT", "The request body is too large.");
+        return true;
+      }
+      JsonRoutes.Parsed<Enrolment> json = JsonRoutes.strict(body, Enrolment.class);
       String device = json.value() == null ? null : json.value().device();
       String code = json.value() == null ? null : json.value().code();
       if (device == null || code == null || !Machines.NAME.matcher(device).matches()) {
