@@ -17,9 +17,16 @@ import java.util.regex.Pattern;
  * a plain sentence.
  */
 final class EscapedFailure {
-  /** A qualified Java name, e.g. {@code java.lang.Integer} or {@code dev.cortex.base.Home$Kind}. */
+  /**
+   * A qualified name of a class of the program or of the libraries it runs on, e.g. {@code
+   * java.lang.Integer} or {@code dev.cortex.base.Home$Kind}. (A name from the person's own files,
+   * such as a test class in a report, is theirs to see.)
+   */
   private static final Pattern JAVA_NAME =
-      Pattern.compile("\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*");
+      Pattern.compile(
+          "\\b(?:java|javax|jdk|sun|com\\.sun|dev\\.cortex|tools\\.jackson|com\\.fasterxml"
+              + "|io\\.modelcontextprotocol|org\\.eclipse|org\\.sqlite|org\\.slf4j|picocli"
+              + "|io\\.temporal|reactor)\\.(?:[a-z][a-z0-9_]*\\.)*[A-Z][A-Za-z0-9_$]*");
 
   private static final int MAX_SENTENCE = 500;
 

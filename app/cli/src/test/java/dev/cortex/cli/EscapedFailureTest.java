@@ -65,6 +65,30 @@ class EscapedFailureTest {
         .doesNotContain("dev.cortex");
   }
 
+  @Test
+  void render_messageNamingTheUsersOwnClass_isKept() {
+    EscapedFailure.render(
+        io,
+        "cortex collect-test",
+        new IllegalArgumentException("No results for com.example.shop.CartTest in the report."));
+
+    assertThat(err()).startsWith("cortex: No results for com.example.shop.CartTest in the report.");
+  }
+
+  @Test
+  void render_stateMessageNamingAnException_isAPlainSentence() {
+    int code =
+        EscapedFailure.render(
+            io,
+            "cortex worker",
+            new IllegalStateException("the runtime is broken: java.lang.NoSuchMethodError: x"));
+
+    assertThat(code).isEqualTo(CortexCommand.FAILED);
+    assertThat(err())
+        .isEqualTo(
+            "cortex: 'cortex worker' stopped on an unexpected fault." + System.lineSeparator());
+  }
+
   /** Regression: an exception without a message printed "cortex: null". */
   @Test
   void render_noMessage_isAPlainSentence() {
