@@ -142,14 +142,15 @@ final class FileActions {
       endings = "crlf";
     }
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+    Path target = Paths.linked(path, "file_path");
     try {
-      Path parent = path.getParent();
+      Path parent = target.getParent();
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      replace(path, bytes);
+      replace(target, bytes);
     } catch (IOException e) {
-      throw Paths.failure(path, e);
+      throw Paths.failure(target, e);
     }
     return new Actions.WriteResult(
         !exists, bytes.length, endings, params.agentsMd() ? agents.of(path) : List.of());
@@ -208,7 +209,7 @@ final class FileActions {
                 + newString
                 + text.substring(text.indexOf(oldString) + oldString.length());
     try {
-      replace(path, edited.getBytes(StandardCharsets.UTF_8));
+      replace(Paths.linked(path, "file_path"), edited.getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw Paths.failure(path, e);
     }
@@ -257,10 +258,11 @@ final class FileActions {
     }
   }
 
-  /** Writes a sibling, keeps the file's permissions, and renames it over the file. */
-  private static void replace(Path given, byte[] bytes) throws IOException {
-    // A link is written through: its target changes, the link stays.
-    Path path = Files.isSymbolicLink(given) && Files.exists(given) ? given.toRealPath() : given;
+  /**
+   * Writes a sibling, keeps the file's permissions, and renames it over the file ({@code path} is
+   * no link: a link's target comes from {@link Paths#linked}).
+   */
+  private static void replace(Path path, byte[] bytes) throws IOException {
     Path dir = path.toAbsolutePath().getParent();
     Path temp = Files.createTempFile(dir, "." + path.getFileName(), ".tmp");
     try {

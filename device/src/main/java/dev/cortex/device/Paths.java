@@ -4,6 +4,7 @@ import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -39,6 +40,51 @@ final class Paths {
     }
     Path file = folder.resolve(name.toString());
     return name.toString().equals(".") || name.toString().equals("..") ? file.normalize() : file;
+  }
+
+  /** Links followed at most, as the kernel's own limit ({@code ELOOP}). */
+  static final int MAX_LINKS = 40;
+
+  /**
+   * The file a write to {@code path} (from {@link #file}) changes, as the shell writes through a
+   * link: where its symbolic links lead, a dangling link's target included (the link stays); the
+   * path itself when it is no link. A target's folder is found by the same rule as {@link #file}
+   * but never made: a folder that does not exist is {@code NOT_FOUND}.
+   */
+  static Path linked(Path path, String parameter) throws ActionException {
+    Path current = path;
+    for (int links = 0; Files.isSymbolicLink(current); links++) {
+      if (links == MAX_LINKS) {
+        throw ActionException.invalid(
+            parameter
+                + " "
+                + path
+                + " leads through more than "
+                + MAX_LINKS
+                + " symbolic links (a loop?).");
+      }
+      try {
+        current = current.getParent().resolve(Files.readSymbolicLink(current));
+      } catch (IOException e) {
+        throw failure(current, e);
+      }
+    }
+    if (current.equals(path)) {
+      return path;
+    }
+    Path folder = folder(current.getParent(), false);
+    if (folder == null) {
+      throw new ActionException(
+          Codes.NOT_FOUND,
+          "No such file or directory: "
+              + current.getParent()
+              + " (the folder of "
+              + current.getFileName()
+              + ", to which the symbolic link "
+              + path
+              + " leads).");
+    }
+    return folder.resolve(current.getFileName().toString());
   }
 
   /**

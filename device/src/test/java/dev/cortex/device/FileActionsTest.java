@@ -195,6 +195,75 @@ class FileActionsTest {
     assertThat(Files.readString(target)).isEqualTo("after");
   }
 
+  /** Regression: a link to a missing file was replaced by a regular file, the link lost. */
+  @Test
+  void write_throughADanglingLink_createsItsTargetAndKeepsTheLink() throws Exception {
+    Path link = Files.createSymbolicLink(dir.resolve("link.txt"), Path.of("missing.txt"));
+
+    Actions.WriteResult written = files().write(new Actions.Write(link.toString(), "new", false));
+
+    assertThat(written.created()).isTrue();
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(dir.resolve("missing.txt")).hasContent("new");
+  }
+
+  @Test
+  void write_throughAChainOfLinks_changesTheLastTarget() throws Exception {
+    Files.createDirectories(dir.resolve("sub"));
+    Files.createSymbolicLink(dir.resolve("sub/second.txt"), Path.of("../end.txt"));
+    Path first = Files.createSymbolicLink(dir.resolve("first.txt"), dir.resolve("sub/second.txt"));
+
+    files().write(new Actions.Write(first.toString(), "end", false));
+
+    assertThat(Files.isSymbolicLink(first)).isTrue();
+    assertThat(Files.isSymbolicLink(dir.resolve("sub/second.txt"))).isTrue();
+    assertThat(dir.resolve("end.txt")).hasContent("end");
+  }
+
+  @Test
+  void write_throughADanglingLinkIntoAMissingFolder_isNotFoundAndMakesNothing() throws Exception {
+    Path link = Files.createSymbolicLink(dir.resolve("link.txt"), dir.resolve("gone/deep/x.txt"));
+
+    assertThat(code(() -> files().write(new Actions.Write(link.toString(), "new", false))))
+        .isEqualTo(Codes.NOT_FOUND);
+    assertThat(dir.resolve("gone")).doesNotExist();
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+  }
+
+  @Test
+  void write_throughALinkLoop_isInvalidAndKeepsTheLinks() throws Exception {
+    Path a = dir.resolve("a.txt");
+    Path b = Files.createSymbolicLink(dir.resolve("b.txt"), a);
+    Files.createSymbolicLink(a, b);
+
+    assertThat(code(() -> files().write(new Actions.Write(a.toString(), "new", false))))
+        .isEqualTo(Codes.INVALID_ARGUMENT);
+    assertThat(Files.isSymbolicLink(a)).isTrue();
+    assertThat(Files.isSymbolicLink(b)).isTrue();
+  }
+
+  @Test
+  void readAndEdit_ofADanglingLink_areNotFoundAndKeepTheLink() throws Exception {
+    Path link = Files.createSymbolicLink(dir.resolve("link.txt"), dir.resolve("missing.txt"));
+
+    assertThat(code(() -> read(link, null, null))).isEqualTo(Codes.NOT_FOUND);
+    assertThat(code(() -> files().edit(new Actions.Edit(link.toString(), "a", "b", false, false))))
+        .isEqualTo(Codes.NOT_FOUND);
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(dir.resolve("missing.txt")).doesNotExist();
+  }
+
+  @Test
+  void edit_throughALink_changesItsTargetAndKeepsTheLink() throws Exception {
+    Path target = Files.writeString(dir.resolve("target.txt"), "before\n");
+    Path link = Files.createSymbolicLink(dir.resolve("link.txt"), target);
+
+    files().edit(new Actions.Edit(link.toString(), "before", "after", false, false));
+
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(target).hasContent("after");
+  }
+
   /**
    * A tree where {@code A/dir-link} points to {@code E/dir}: {@code A/dir-link/..} is {@code E}.
    */

@@ -27,15 +27,21 @@ class HubRefusalTest {
     assertThat(HubRefusal.of(503, body("UNAVAILABLE", "starting")).isFinal()).isFalse();
     assertThat(HubRefusal.of(401, body("UNAUTHORIZED", "wrong")).isFinal()).isTrue();
     assertThat(HubRefusal.of(403, body("ORIGIN_NOT_ALLOWED", "no pages")).isFinal()).isTrue();
+    assertThat(HubRefusal.of(403, body("HOST_NOT_ALLOWED", "not that name")).isFinal()).isTrue();
   }
 
+  /** Regression: a proxy's 401 or 403 ended the client (exit 3) as if the hub had refused it. */
   @Test
-  void of_anAnswerThatIsNotTheHubs_keepsTheStatusAlone() {
+  void of_anAnswerThatIsNotTheHubs_keepsTheStatusAlone_andIsAskedAgain() {
     HubRefusal proxy = HubRefusal.of(403, "<html><body>Forbidden</body></html>");
+    HubRefusal tunnel = HubRefusal.of(401, "");
+    HubRefusal other = HubRefusal.of(403, body("ACCESS_DENIED", "by the gateway"));
     HubRefusal empty = HubRefusal.of(502, "");
 
     assertThat(proxy.describe()).isEqualTo("HTTP 403");
-    assertThat(proxy.isFinal()).isTrue();
+    assertThat(proxy.isFinal()).isFalse();
+    assertThat(tunnel.isFinal()).isFalse();
+    assertThat(other.isFinal()).isFalse();
     assertThat(empty.describe()).isEqualTo("HTTP 502");
     assertThat(empty.isFinal()).isFalse();
   }

@@ -1,6 +1,5 @@
 package dev.cortex.cli;
 
-import dev.cortex.base.StartupException;
 import dev.cortex.cli.config.ConfigCommand;
 import dev.cortex.cli.device.DeviceAgentCommand;
 import dev.cortex.cli.evidence.CollectTestCommand;
@@ -16,7 +15,6 @@ import dev.cortex.cli.workflows.StatusCommand;
 import dev.cortex.cli.workflows.WorkerCommand;
 import dev.cortex.cli.workflows.WorkflowCommands;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -51,7 +49,7 @@ public final class CortexCommand implements Callable<Integer> {
       try {
         return fast.call();
       } catch (Exception e) {
-        return failure(io, e);
+        return EscapedFailure.render(io, "cortex mcp", e);
       }
     }
     CommandLine line = new CommandLine(new CortexCommand(io));
@@ -98,7 +96,9 @@ public final class CortexCommand implements Callable<Integer> {
     line.addSubcommand("chat", new SessionsCommand.Chat(io));
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
-    line.setExecutionExceptionHandler((e, commandLine, parseResult) -> failure(io, e));
+    line.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) ->
+            EscapedFailure.render(io, commandLine.getCommandSpec().qualifiedName(), e));
     // No verb takes @argument files: an @word is a value (cortex signal --data @FILE reads it).
     line.setExpandAtFiles(false);
     return line.execute(args);
@@ -108,22 +108,6 @@ public final class CortexCommand implements Callable<Integer> {
   public static int usage(Io io, String message) {
     io.err().println(message);
     return USAGE;
-  }
-
-  /** Renders a failure that escaped a command: configuration problems are usage errors. */
-  private static int failure(Io io, Exception e) throws RuntimeException {
-    if (e instanceof StartupException || e instanceof IllegalArgumentException) {
-      return usage(io, "cortex: " + e.getMessage());
-    }
-    if (e instanceof UncheckedIOException unchecked) {
-      io.err()
-          .println("cortex: " + unchecked.getMessage() + ": " + unchecked.getCause().getMessage());
-      return FAILED;
-    }
-    if (e instanceof RuntimeException runtime) {
-      throw runtime;
-    }
-    throw new IllegalStateException(e);
   }
 
   /** Supplies {@code --version} from the build. */

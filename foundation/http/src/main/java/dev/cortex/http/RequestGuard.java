@@ -1,5 +1,6 @@
 package dev.cortex.http;
 
+import dev.cortex.base.MintedSecrets;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -19,10 +20,12 @@ import java.util.function.UnaryOperator;
  * The checks in front of a local HTTP endpoint, before any handler runs: the Host header must name
  * this server (DNS-rebinding defence, 403), an Origin header must be allowed (403), no secret may
  * come in the query string, on any route, with a token or without (401: query strings end up in
- * logs and histories), and the secret must come in the configured header (401). Reused by every
- * listener with its own header and check: {@code x-cortex-token} for the agent server's webhook,
- * {@code Authorization: Bearer} for MCP over HTTP and the device hub, none for the routes that take
- * their secret in the body (a waitpoint's signal, a device's enrolment).
+ * logs and histories; a secret is a parameter of a secret's name, or a value of the form Cortex
+ * mints secrets in ({@link MintedSecrets}) or equal to the route's token, under any name), and the
+ * secret must come in the configured header (401). Reused by every listener with its own header and
+ * check: {@code x-cortex-token} for the agent server's webhook, {@code Authorization: Bearer} for
+ * MCP over HTTP and the device hub, none for the routes that take their secret in the body (a
+ * waitpoint's signal, a device's enrolment).
  */
 public final class RequestGuard {
   /** Query parameters that look like a secret; any of them is refused. */
@@ -144,6 +147,8 @@ public final class RequestGuard {
       String name = decode(eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
       if (secretLike(name)
+          || MintedSecrets.in(name)
+          || MintedSecrets.in(value)
           || (check != null && !value.isEmpty() && check.accepts(value, n -> null))) {
         return true;
       }

@@ -57,6 +57,25 @@ class RequestGuardTest {
     }
   }
 
+  /** Regression: a secret of Cortex's forms under a harmless name ({@code ?s=wps_…}) passed. */
+  @Test
+  void check_aValueOfASecretsFormUnderAnyName_isRefused() {
+    for (String query :
+        List.of(
+            "s=wps_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0u-_",
+            "limit=5&q=wps_A1b2C3d4E5",
+            "q=%77ps_A1b2C3d4E5f6",
+            "q=see%20cxd_A1b2C3d4E5f6G7h8",
+            "wps_A1b2C3d4E5f6G7h8")) {
+      RequestGuard.Refusal refusal = tokenless().check(headers(Map.of("Host", HOST)), query);
+
+      assertThat(refusal).as(query).isNotNull();
+      assertThat(refusal.status()).isEqualTo(401);
+      assertThat(refusal.message()).doesNotContain("A1b2");
+    }
+    assertThat(tokenless().check(headers(Map.of("Host", HOST)), "q=wps_short")).isNull();
+  }
+
   @Test
   void check_harmlessQueryOfARouteWithoutToken_passes() {
     assertThat(tokenless().check(headers(Map.of("Host", HOST)), "limit=5&after=2")).isNull();

@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * yet it is the run's all the same. While the run is live, one watch thread for the whole JVM looks
  * at the processes that appeared since its last look, every {@value #EVERY_MILLIS} ms, and the run
  * remembers each whose parent is its leader or one it remembers, with its start time; so it still
- * knows one whose parents have exited since (an orphan, adopted by init). When the run ends, {@link
- * #strays} names what of it still runs: the remembered ones, and what descends from them or from
- * the leader now.
+ * knows one whose parents have exited since (an orphan, adopted by init). A process is told by its
+ * pid and its start: one that ended is forgotten, and a process that took over a remembered pid is
+ * not the run's, nor are its children. When the run ends, {@link #strays} names what of it still
+ * runs: the remembered ones, and what descends from them or from the leader now.
  *
  * <p>A process whose every ancestor up to the leader exited before the watch looked (a double fork
  * within {@value #EVERY_MILLIS} ms) cannot be told from any other process, and is not followed.
@@ -91,19 +92,9 @@ final class Lineage {
       return Strays.NONE;
     }
     Map<Long, ProcessTable.Entry> table = ProcessTable.all();
-    Set<Long> lineage = new HashSet<>();
-    lineage.add(leader);
-    members.forEach(
-        (pid, start) -> {
-          ProcessTable.Entry entry = table.get(pid);
-          if (entry != null && entry.startTicks() == start) {
-            lineage.add(pid);
-          }
-        });
-    closeOver(table.values(), lineage);
     List<ProcessHandle> processes = new ArrayList<>();
     Set<Long> groups = new HashSet<>();
-    for (long pid : lineage) {
+    for (long pid : lineage(leaderRuns, table)) {
       ProcessTable.Entry entry = table.get(pid);
       if (pid == leader || entry == null || entry.zombie()) {
         continue;
@@ -114,6 +105,27 @@ final class Lineage {
       }
     }
     return new Strays(List.copyOf(processes), Set.copyOf(groups));
+  }
+
+  /**
+   * The pids of the run in {@code table}: the leader while it runs (once it has ended, its pid may
+   * be another process's), the remembered descendants that still run with the start they were seen
+   * with, and every process whose parent links lead to one of them.
+   */
+  Set<Long> lineage(boolean leaderRuns, Map<Long, ProcessTable.Entry> table) {
+    Set<Long> lineage = new HashSet<>();
+    if (leaderRuns) {
+      lineage.add(leader);
+    }
+    members.forEach(
+        (pid, start) -> {
+          ProcessTable.Entry entry = table.get(pid);
+          if (entry != null && entry.startTicks() == start) {
+            lineage.add(pid);
+          }
+        });
+    closeOver(table.values(), lineage);
+    return lineage;
   }
 
   /** Adds to {@code lineage} every entry whose parent is in it, until nothing more is added. */
@@ -130,11 +142,16 @@ final class Lineage {
   }
 
   /**
-   * Remembers the descendants among {@code appeared}; on its first look, among everything seen (the
-   * leader may have started children before this run was followed).
+   * Forgets the members that ended, then remembers the descendants among {@code appeared}; on its
+   * first look, among everything seen (the leader may have started children before this run was
+   * followed). A process is a descendant when its parent is the leader, or a member that still is
+   * the process it was: the same pid with the same start.
+   *
+   * @param seen every process seen, by pid, as last read
    */
-  private void look(Collection<ProcessTable.Entry> appeared, Collection<ProcessTable.Entry> all) {
-    Collection<ProcessTable.Entry> candidates = seeded ? appeared : all;
+  void look(Collection<ProcessTable.Entry> appeared, Map<Long, ProcessTable.Entry> seen) {
+    members.entrySet().removeIf(member -> !same(seen.get(member.getKey()), member.getValue()));
+    Collection<ProcessTable.Entry> candidates = seeded ? appeared : seen.values();
     seeded = true;
     boolean grew = true;
     while (grew) {
@@ -142,12 +159,29 @@ final class Lineage {
       for (ProcessTable.Entry entry : candidates) {
         if (entry.pid() != leader
             && !members.containsKey(entry.pid())
-            && (entry.parent() == leader || members.containsKey(entry.parent()))) {
+            && (entry.parent() == leader || isMember(seen.get(entry.parent())))) {
           members.put(entry.pid(), entry.startTicks());
           grew = true;
         }
       }
     }
+  }
+
+  private boolean isMember(ProcessTable.Entry entry) {
+    return entry != null && same(entry, members.get(entry.pid()));
+  }
+
+  private static boolean same(ProcessTable.Entry entry, Long start) {
+    return entry != null && start != null && entry.startTicks() == start;
+  }
+
+  /** The pids some followed run remembers. */
+  private static Set<Long> remembered() {
+    Set<Long> pids = new HashSet<>();
+    for (Lineage lineage : FOLLOWED) {
+      pids.addAll(lineage.members.keySet());
+    }
+    return pids;
   }
 
   private static synchronized void startWatch() {
@@ -166,7 +200,8 @@ final class Lineage {
 
   /**
    * One look: reads the processes that appeared since the last one (the others' parents were read
-   * when they appeared), and lets every followed run remember its own.
+   * when they appeared) and the remembered ones again, and lets every followed run remember its
+   * own.
    */
   private static void tick() {
     try {
@@ -187,8 +222,19 @@ final class Lineage {
               });
         }
       }
+      // A remembered pid may have been taken over since it was read: read those again.
+      for (long pid : remembered()) {
+        ProcessTable.Entry was = SEEN.get(pid);
+        Optional<ProcessTable.Entry> is = was == null ? Optional.empty() : ProcessTable.read(pid);
+        if (is.isEmpty()) {
+          SEEN.remove(pid);
+        } else if (is.get().startTicks() != was.startTicks()) {
+          SEEN.put(pid, is.get());
+          appeared.add(is.get());
+        }
+      }
       for (Lineage lineage : FOLLOWED) {
-        lineage.look(appeared, SEEN.values());
+        lineage.look(appeared, SEEN);
       }
     } catch (RuntimeException e) {
       log.debug("looking for the descendants of runs failed", e);

@@ -360,6 +360,29 @@ public final class StdioTransport implements McpServerTransportProvider, Request
     return message;
   }
 
+  /**
+   * What the log may say of a message: its kind, method and id, and its size. Never its params,
+   * result or error, which may carry a file's contents or a secret.
+   */
+  static String summary(McpSchema.JSONRPCMessage message, String json) {
+    int size = json.getBytes(StandardCharsets.UTF_8).length;
+    if (message instanceof McpSchema.JSONRPCRequest request) {
+      return "request " + request.method() + " id " + request.id() + ", " + size + " bytes";
+    }
+    if (message instanceof McpSchema.JSONRPCNotification notification) {
+      return "notification " + notification.method() + ", " + size + " bytes";
+    }
+    if (message instanceof McpSchema.JSONRPCResponse response) {
+      return (response.error() == null ? "response" : "error response")
+          + " id "
+          + response.id()
+          + ", "
+          + size
+          + " bytes";
+    }
+    return "message, " + size + " bytes";
+  }
+
   private final class SessionTransport implements McpServerTransport {
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
@@ -368,7 +391,11 @@ public final class StdioTransport implements McpServerTransportProvider, Request
             try {
               rememberWithdrawable(message);
               if (silenced(message)) {
-                log.debug("not sending a message of a cancelled request: {}", message);
+                if (log.isDebugEnabled()) {
+                  log.debug(
+                      "not sending a message of a cancelled request: {}",
+                      summary(message, mapper.writeValueAsString(message)));
+                }
               } else {
                 write(mapper.writeValueAsString(withoutInternals(message)));
               }

@@ -99,11 +99,15 @@ public final class Hub {
     public static final String TOO_MANY_ATTEMPTS = "TOO_MANY_ATTEMPTS";
 
     /**
-     * Whether a refusal cannot be cured by asking again: every 401, and every 403 but {@link
-     * #NOT_REGISTERED} (the registry may name the device by the next try). A device stops on it.
+     * Whether a refusal cannot be cured by asking again: the hub's own 401 {@link #UNAUTHORIZED},
+     * and its 403 {@link #ORIGIN_NOT_ALLOWED} and {@link #HOST_NOT_ALLOWED}; a device stops on it.
+     * Not {@link #NOT_REGISTERED} (the registry may name the device by the next try), and not an
+     * answer without the hub's code: a proxy or tunnel in front of the hub gave it, and may not
+     * give it again.
      */
     public static boolean isFinal(int status, String code) {
-      return status == 401 || (status == 403 && !NOT_REGISTERED.equals(code));
+      return (status == 401 && UNAUTHORIZED.equals(code))
+          || (status == 403 && (ORIGIN_NOT_ALLOWED.equals(code) || HOST_NOT_ALLOWED.equals(code)));
     }
   }
 }

@@ -13,7 +13,6 @@ import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
-import dev.cortex.protocol.webhook.Waits;
 import dev.cortex.protocol.webhook.Webhook;
 import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
@@ -328,11 +327,12 @@ public final class Daemon implements AutoCloseable {
   }
 
   /**
-   * What a session's transcript never keeps: waitpoint secrets (by their form), the webhook token
-   * and the shared device token (by their values), and what a tool marks secret.
+   * What a session's transcript never keeps: waitpoint secrets and device credentials (by their
+   * form, which every redactor knows), the webhook token and the shared device token (by their
+   * values), and what a tool marks secret.
    */
   private static Redactor secrets(String webhookToken, String sharedToken) {
-    return Redactor.builder().form(Waits.SECRET).value(webhookToken).value(sharedToken).build();
+    return Redactor.builder().value(webhookToken).value(sharedToken).build();
   }
 
   private static SslContextFactory.Server tls(ServerSettings server, Map<String, String> env) {

@@ -4,6 +4,7 @@ import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
+import java.util.function.Consumer;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.slf4j.Logger;
@@ -26,6 +27,7 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
   private final String serverVersion;
   private final RefusalLog refusals;
   private final String peer;
+  private final Consumer<DeviceSocketListener> ended;
   private volatile String named;
   private volatile Session session;
   private volatile DeviceLink link;
@@ -36,14 +38,21 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
    *     shared token), or null when it named none
    * @param refusals where a refused hello is logged
    * @param peer the device's address, for the log
+   * @param ended told (with this listener) when the socket closes or fails
    */
   DeviceSocketListener(
-      DeviceHub hub, String authenticated, String serverVersion, RefusalLog refusals, String peer) {
+      DeviceHub hub,
+      String authenticated,
+      String serverVersion,
+      RefusalLog refusals,
+      String peer,
+      Consumer<DeviceSocketListener> ended) {
     this.hub = hub;
     this.authenticated = authenticated;
     this.serverVersion = serverVersion;
     this.refusals = refusals;
     this.peer = peer;
+    this.ended = ended;
   }
 
   @Override
@@ -166,6 +175,7 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
 
   @Override
   public void onWebSocketClose(int code, String reason) {
+    ended.accept(this);
     DeviceLink live = link;
     if (live != null) {
       hub.left(live, code, reason);
@@ -174,6 +184,7 @@ public final class DeviceSocketListener implements Session.Listener.AutoDemandin
 
   @Override
   public void onWebSocketError(Throwable cause) {
+    ended.accept(this);
     log.debug("WebSocket error of {}: {}", describe(), cause.toString());
   }
 

@@ -29,12 +29,15 @@ final class HubRoutes {
   private static final Logger log = LoggerFactory.getLogger(HubRoutes.class);
   private static final Duration HELLO_WITHIN = Duration.ofSeconds(10);
 
+  /** How long a socket is followed for want of a hello at most, whatever became of it. */
+  static final Duration FORGET_AFTER = HELLO_WITHIN.plus(Duration.ofMinutes(1));
+
   private final DeviceHub hub;
   private final DeviceCredentials credentials;
   private final String sharedToken;
   private final String serverVersion;
   private final HubHosts hosts;
-  private final RefusalLog refusals = new RefusalLog();
+  private final RefusalLog refusals;
   private final Map<DeviceSocketListener, Instant> ungreeted = new ConcurrentHashMap<>();
   private final EnrolAttempts attempts;
 
@@ -50,6 +53,7 @@ final class HubRoutes {
     this.serverVersion = version;
     this.hosts = hosts;
     this.attempts = new EnrolAttempts(hub.clock());
+    this.refusals = new RefusalLog(hub.clock());
   }
 
   /** Whether a presented bearer secret admits the upgrade. */
@@ -90,11 +94,7 @@ final class HubRoutes {
                       return null;
                     }
                     // The credential was checked against this name; the hello must give it too.
-                    DeviceSocketListener endpoint =
-                        new DeviceSocketListener(
-                            hub, device, serverVersion, refusals, Request.getRemoteAddr(request));
-                    ungreeted.put(endpoint, hub.now());
-                    return endpoint;
+                    return endpoint(device, Request.getRemoteAddr(request));
                   });
             });
     RequestGuard credential =
@@ -106,19 +106,39 @@ final class HubRoutes {
   }
 
   /**
-   * Closes connections that sent no hello in time, forgets old wrong codes; called every second.
+   * A new device socket's listener, followed until its hello comes or it ends: it forgets itself
+   * when its socket closes or fails.
+   */
+  DeviceSocketListener endpoint(String device, String peer) {
+    DeviceSocketListener endpoint =
+        new DeviceSocketListener(hub, device, serverVersion, refusals, peer, ungreeted::remove);
+    ungreeted.put(endpoint, hub.now());
+    return endpoint;
+  }
+
+  /**
+   * Closes connections that sent no hello in time, forgets old wrong codes; called every second. A
+   * socket whose open is never seen (its upgrade failed after it was answered) is forgotten {@link
+   * #FORGET_AFTER} after its upgrade.
    */
   void sweep() {
     attempts.prune();
-    Instant limit = hub.now().minus(HELLO_WITHIN);
+    Instant now = hub.now();
+    Instant helloLimit = now.minus(HELLO_WITHIN);
+    Instant forgetLimit = now.minus(FORGET_AFTER);
     ungreeted.forEach(
         (endpoint, opened) -> {
-          if (endpoint.greeted()) {
-            ungreeted.remove(endpoint);
-          } else if (opened.isBefore(limit) && endpoint.closeUngreeted()) {
+          if (endpoint.greeted()
+              || (opened.isBefore(helloLimit) && endpoint.closeUngreeted())
+              || opened.isBefore(forgetLimit)) {
             ungreeted.remove(endpoint);
           }
         });
+  }
+
+  /** How many sockets are followed for want of a hello (for tests). */
+  int ungreeted() {
+    return ungreeted.size();
   }
 
   /**
@@ -129,6 +149,9 @@ final class HubRoutes {
     return new HubGate("an enrolment", hosts, null, refusals, new Enrol());
   }
 
+  /** The most an enrolment's body may be: a device's name and a code fit many times over. */
+  static final int MAX_ENROLMENT = 4096;
+
   private final class Enrol extends Handler.Abstract {
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
@@ -136,11 +159,13 @@ final class HubRoutes {
         JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use POST.");
         return true;
       }
-      byte[] body = JsonBodies.read(request, 4096);
-      JsonRoutes.Parsed<Enrolment> json =
-          body == null
-              ? new JsonRoutes.Parsed<>(null, null)
-              : JsonRoutes.strict(body, Enrolment.class);
+      byte[] body = JsonBodies.read(request, MAX_ENROLMENT);
+      if (body == null) {
+        JsonBodies.error(
+            response, callback, 413, "INVALID_ARGUMENT", "The request body is too large.");
+        return true;
+      }
+      JsonRoutes.Parsed<Enrolment> json = JsonRoutes.strict(body, Enrolment.class);
       String device = json.value() == null ? null : json.value().device();
       String code = json.value() == null ? null : json.value().code();
       if (device == null || code == null || !Machines.NAME.matcher(device).matches()) {

@@ -8,6 +8,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -15,6 +17,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
@@ -96,13 +99,14 @@ final class JsonRoutes {
   }
 
   /**
-   * The one rule for the bodies of the webhook's and the hub's HTTP routes: JSON of the protocol,
-   * bound to {@code type}, whose every field is one of the record's. An unknown field is refused by
-   * name, so that a misspelt field is never silently dropped. (The hub's WebSocket messages keep
-   * tolerating unknown fields: a v1 peer tolerates additions.)
+   * The one rule for the bodies of the webhook's and the hub's HTTP routes: one JSON value of the
+   * protocol and nothing after it, bound to {@code type}, whose every field is one of the record's
+   * and given once. An unknown field is refused by name, so that a misspelt field is never silently
+   * dropped, and so is a field given twice (which value would count?). (The hub's WebSocket
+   * messages keep tolerating unknown fields: a v1 peer tolerates additions.)
    *
-   * @return the value; or, with a null value, the unknown field's sentence, or a null problem when
-   *     the body does not bind at all
+   * @return the value; or, with a null value, the sentence of an unknown or repeated field or of
+   *     more after the value, or a null problem when the body does not bind at all
    */
   static <T> Parsed<T> strict(byte[] body, Class<T> type) {
     try {
@@ -110,13 +114,32 @@ final class JsonRoutes {
           WireJson.mapper()
               .readerFor(type)
               .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+              .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+              .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
               .readValue(body);
       return new Parsed<>(value, null);
     } catch (UnrecognizedPropertyException e) {
       return new Parsed<>(null, unknownField(e), e);
-    } catch (JacksonException | NullPointerException | IllegalArgumentException e) {
+    } catch (JacksonException e) {
+      return new Parsed<>(null, malformed(e), e);
+    } catch (NullPointerException | IllegalArgumentException e) {
       return new Parsed<>(null, null, e);
     }
+  }
+
+  private static final Pattern DUPLICATE = Pattern.compile("Duplicate Object property \"(.*)\"");
+
+  /** The sentence of a field given twice or of more after the body; null for any other fault. */
+  private static String malformed(JacksonException e) {
+    String message = String.valueOf(e.getOriginalMessage());
+    Matcher duplicate = DUPLICATE.matcher(message);
+    if (duplicate.lookingAt() && duplicate.group(1).length() <= 100) {
+      return "The request has the field '" + duplicate.group(1) + "' twice.";
+    }
+    if (message.startsWith("Trailing token")) {
+      return "The request has more than one JSON value.";
+    }
+    return null;
   }
 
   /** The sentence of an unknown field: its place in the body, and the fields allowed there. */

@@ -228,6 +228,31 @@ class DeviceSocketListenerTest {
     assertThat(end.closeReason).isEqualTo("no hello within 10 s");
   }
 
+  /** Regression: a socket that closed before its hello was followed until a sweep saw it. */
+  @Test
+  void close_ofASocketBeforeItsHello_forgetsIt() throws Exception {
+    DeviceEnd end = connect("box1");
+    assertThat(routes.ungreeted()).isEqualTo(1);
+
+    end.session.close();
+
+    Eventually.until("the hub forgets the closed socket", WAIT, () -> routes.ungreeted() == 0);
+  }
+
+  /** Regression: a socket whose open was never seen was followed for ever. */
+  @Test
+  void sweep_aSocketWhoseOpenIsNeverSeen_forgetsItPastTheLimit() {
+    routes.endpoint("box1", "127.0.0.1");
+
+    clock.advance(Duration.ofSeconds(11));
+    routes.sweep();
+    assertThat(routes.ungreeted()).isEqualTo(1);
+
+    clock.advance(HubRoutes.FORGET_AFTER);
+    routes.sweep();
+    assertThat(routes.ungreeted()).isZero();
+  }
+
   @Test
   void command_overTheSocket_getsTheDevicesOutputAndResult() throws Exception {
     DeviceEnd end = welcomed("box1");

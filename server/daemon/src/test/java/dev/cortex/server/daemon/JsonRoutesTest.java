@@ -52,6 +52,27 @@ class JsonRoutesTest {
         .isEqualTo("The request has an unknown field 'items[1].valeu'; its fields are value.");
   }
 
+  /** Regression: a field given twice was taken with its last value. */
+  @Test
+  void strict_aFieldGivenTwice_isRefusedByName() {
+    JsonRoutes.Parsed<Signals.Signal> parsed =
+        strict(
+            "{\"id\": \"wp-1\", \"secret\": \"s\", \"status\": \"ok\", \"id\": \"wp-2\"}",
+            Signals.Signal.class);
+
+    assertThat(parsed.value()).isNull();
+    assertThat(parsed.problem()).isEqualTo("The request has the field 'id' twice.");
+  }
+
+  @Test
+  void strict_moreAfterTheBody_isRefused() {
+    JsonRoutes.Parsed<Signals.Signal> parsed =
+        strict("{\"id\": \"wp-1\", \"status\": \"ok\"} {\"id\": \"wp-2\"}", Signals.Signal.class);
+
+    assertThat(parsed.value()).isNull();
+    assertThat(parsed.problem()).isEqualTo("The request has more than one JSON value.");
+  }
+
   @Test
   void strict_notABody_hasNoValueAndNoSentence() {
     for (String json : List.of("", "{not json", "[1]", "null", "{\"id\": {}}")) {

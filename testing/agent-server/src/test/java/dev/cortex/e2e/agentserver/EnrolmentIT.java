@@ -124,4 +124,19 @@ class EnrolmentIT {
       assertThat(right.status()).as(right.body()).isEqualTo(200);
     }
   }
+
+  /** Regression: a body over the enrolment's limit was answered 400 with the usage. */
+  @Test
+  void enrol_aBodyOverTheLimit_isAnswered413() throws Exception {
+    try (AgentServer server = server().start()) {
+      server.enrol("box1");
+
+      RawHub.Answer answer =
+          RawHub.enrolLocally(server.hubPort, "box1", "A".repeat(5000), Map.of());
+
+      assertThat(answer.status()).as(answer.body()).isEqualTo(413);
+      assertThat(answer.errorCode()).isEqualTo("INVALID_ARGUMENT");
+      assertThat(answer.errorMessage()).isEqualTo("The request body is too large.");
+    }
+  }
 }
