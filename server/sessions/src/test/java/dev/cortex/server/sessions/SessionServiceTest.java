@@ -279,16 +279,7 @@ class SessionServiceTest extends WithService {
 
   @Test
   void send_whileTheTurnTakesNoInput_isQueued_andStartsTheNextTurn() throws Exception {
-    Session session =
-        session(
-            "holding",
-            """
-            read -r line
-            exec 0<&-
-            echo '{"type":"text","text":"holding"}'
-            while [ ! -e "$dir/release" ]; do sleep 0.05; done
-            echo '{"type":"end","status":"completed","result":"held"}'
-            """);
+    Session session = session("holding", holding("release"));
     BlockingQueue<SessionService.Update> updates = follow(session);
     SessionService.Delivery first = sessions.send("holding", "first", "person");
     awaitSaid(updates, "holding");

@@ -14,16 +14,7 @@ import org.junit.jupiter.api.Test;
 class WakeKeysTest extends WithService {
   @Test
   void wake_repeatOfAQueuedOne_isAnsweredQueued() throws Exception {
-    Session session =
-        session(
-            "holding",
-            """
-            read -r line
-            exec 0<&-
-            echo '{"type":"text","text":"holding"}'
-            while [ ! -e "$dir/holding-release" ]; do sleep 0.05; done
-            echo '{"type":"end","status":"completed","result":"held"}'
-            """);
+    Session session = session("holding", holding("holding-release"));
     BlockingQueue<SessionService.Update> updates = follow(session);
     SessionService.Delivery first = sessions.send(session.id(), "first", "person");
     awaitSaid(updates, "holding");

@@ -92,6 +92,21 @@ abstract class WithService {
     database.close();
   }
 
+  /**
+   * A program that reads its prompt, closes its input (it takes nothing more in), says {@code
+   * holding} and ends once the file {@code release} appears in the work folder.
+   */
+  static String holding(String release) {
+    return """
+        read -r line
+        exec 0<&-
+        echo '{"type":"text","text":"holding"}'
+        while [ ! -e "$dir/%s" ]; do sleep 0.05; done
+        echo '{"type":"end","status":"completed","result":"held"}'
+        """
+        .formatted(release);
+  }
+
   /** A session whose turns run {@code script} (a POSIX shell program). */
   Session session(String name, String script) throws Exception {
     Path program = work.resolve(name + ".sh");
