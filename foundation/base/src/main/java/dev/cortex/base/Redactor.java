@@ -28,16 +28,17 @@ import tools.jackson.databind.node.StringNode;
  *       transcript entry), the string value of a member whose name marks it secret ({@code secret},
  *       {@code token}, {@code password}, {@code credential}, {@code api_key}, or a name ending in
  *       {@code _secret}, {@code _token}, {@code _password}, {@code _credential}, in any case), of
- *       at least {@value #MIN_MARKED} characters. A marked value made of a token's characters
- *       (letters, digits and {@code ._~+/=:@-}) is taken out wherever it appears, e.g. also inside
- *       a command line that quotes it; another (a model's {@code "eos_token": "<|endoftext|>"})
- *       only where it is marked.
+ *       at least {@value #MIN_MARKED} characters. A marked value is taken out wherever it appears,
+ *       e.g. also inside a command line that quotes it, unless it is markup in angle or square
+ *       brackets (a model's {@code "eos_token": "<|endoftext|>"}), which is taken out only where it
+ *       is marked.
  * </ul>
  *
- * JSON is redacted as a tree: inside its string values (its names lose only secrets of a form), and
- * written again, so that what is taken out never touches its syntax; values escaped in any way are
- * matched as the strings they are. Text that is not JSON is redacted as it is, known values also as
- * JSON escapes them, once and twice. One pass over the text finds every secret, however many.
+ * JSON is redacted as a tree: inside its string values (its names lose known values and forms
+ * only), and written again, so that what is taken out never touches its syntax; values escaped in
+ * any way are matched as the strings they are. Text that is not JSON is redacted as it is, known
+ * values also as JSON escapes them, once and twice. One pass over the text finds every secret,
+ * however many.
  */
 public final class Redactor {
   /** What stands in a secret's place. */
@@ -51,8 +52,8 @@ public final class Redactor {
   private static final List<String> MARK_ENDINGS =
       List.of("_secret", "_token", "_password", "_credential", "-secret", "-token");
 
-  /** A marked value of this form is taken out wherever it appears. */
-  private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~+/=:@-]+");
+  /** A marked value of this form is markup, taken out only where it is marked. */
+  private static final Pattern MARKUP = Pattern.compile("<[^<>]*>|\\[[^\\[\\]]*]");
 
   /** Nested JSON text is looked into this deep at most. */
   private static final int MAX_DEPTH = 8;
@@ -67,9 +68,13 @@ public final class Redactor {
   private final List<Pattern> forms;
   private final List<String> values;
 
+  /** The known values, as they are and as JSON escapes them: what a member's name loses. */
+  private final Literals known;
+
   private Redactor(List<Pattern> forms, List<String> values) {
     this.forms = List.copyOf(forms);
     this.values = List.copyOf(values);
+    this.known = Literals.of(spellings(new LinkedHashSet<>(this.values)));
   }
 
   /** A redactor that knows secrets by their mark and by the forms Cortex mints them in. */
@@ -93,7 +98,7 @@ public final class Redactor {
     } else {
       loose(text, found, 0);
     }
-    Pass pass = new Pass(Literals.of(spellings(found)), forms);
+    Pass pass = new Pass(Literals.of(spellings(found)), known, forms);
     if (tree == null) {
       return pass.text(text);
     }
@@ -120,15 +125,15 @@ public final class Redactor {
 
   /**
    * Adds to {@code secrets} the marked values under {@code node} that are taken out wherever they
-   * appear: those of a token's form, and every one when {@code inPlace} is false (the text they
-   * came from is redacted as text, not as a tree).
+   * appear: all but markup, and every one when {@code inPlace} is false (the text they came from is
+   * redacted as text, not as a tree).
    */
   private static void collect(JsonNode node, Set<String> secrets, int depth, boolean inPlace) {
     if (node.isObject()) {
       for (Map.Entry<String, JsonNode> member : node.properties()) {
         JsonNode value = member.getValue();
         if (marked(member.getKey(), value)) {
-          if (!inPlace || TOKEN.matcher(value.asString()).matches()) {
+          if (!inPlace || !MARKUP.matcher(value.asString()).matches()) {
             secrets.add(value.asString());
           }
         } else {
@@ -198,7 +203,7 @@ public final class Redactor {
     List<Map.Entry<String, JsonNode>> members = new ArrayList<>(node.size());
     boolean changed = false;
     for (Map.Entry<String, JsonNode> member : node.properties()) {
-      String name = pass.forms(member.getKey());
+      String name = pass.name(member.getKey());
       JsonNode value = member.getValue();
       JsonNode redacted =
           marked(member.getKey(), value)
@@ -266,10 +271,21 @@ public final class Redactor {
         : TREES.writeValueAsString(tree);
   }
 
-  /** One redaction's secrets: their literals, found in one pass, and the forms. */
-  private record Pass(Literals literals, List<Pattern> forms) {
+  /**
+   * One redaction's secrets: their literals, found in one pass, those of them that are known
+   * values, and the forms.
+   */
+  private record Pass(Literals literals, Literals known, List<Pattern> forms) {
     String text(String text) {
       return forms(literals.replace(text, REDACTED));
+    }
+
+    /**
+     * A member's name without the known values and the forms (a marked value may be a name, as
+     * {@code "secret": "tool_use_id"}, and must not take it out).
+     */
+    String name(String name) {
+      return forms(known.replace(name, REDACTED));
     }
 
     String forms(String text) {

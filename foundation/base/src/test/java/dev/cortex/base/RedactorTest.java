@@ -114,7 +114,7 @@ class RedactorTest {
   }
 
   @Test
-  void redact_aMarkedValueNotOfATokensForm_isTakenOutOfItsMemberAlone() {
+  void redact_aMarkedValueThatIsMarkup_isTakenOutOfItsMemberAlone() {
     String config = Json.write(Map.of("eos_token", "<|endoftext|>", "bos", "<s>"));
     String entry = entry(Json.write(Map.of("config", config, "sample", "one<|endoftext|>two")));
 
@@ -122,6 +122,33 @@ class RedactorTest {
 
     assertThat(redacted).contains("one<|endoftext|>two").contains("[redacted]");
     assertThat(redacted.indexOf("<|endoftext|>")).isEqualTo(redacted.lastIndexOf("<|endoftext|>"));
+  }
+
+  /**
+   * A marked password of any characters is taken out of the command that spells it too; only values
+   * of a token's characters used to be.
+   */
+  @Test
+  void redact_aMarkedPasswordOfAnyCharacters_isTakenOutWhereverItAppears() {
+    String password = "S3cret!pass #(x)";
+    String entry =
+        entry(
+            Json.write(
+                Map.of("password", password, "command", "curl -u 'admin:" + password + "' /x")));
+
+    String redacted = Redactor.marked().redact(entry);
+
+    assertThat(redacted).doesNotContain("S3cret!pass").contains("admin:[redacted]");
+  }
+
+  @Test
+  void redact_aKnownValueAsAMembersName_isTakenOutOfTheName() {
+    String token = "I_NmpvJ4PykI3yVJE3dJZt4gZJMIm4yL";
+    Redactor redactor = Redactor.builder().value(token).build();
+
+    String redacted = redactor.redact(Json.write(Map.of(token, "seen")));
+
+    assertThat(redacted).doesNotContain(token).contains("[redacted]").contains("seen");
   }
 
   @Test

@@ -40,6 +40,12 @@ final class ProcessTurn implements RunningTurn {
    */
   static final Duration OUTPUT_DRAIN = Duration.ofMinutes(2);
 
+  /**
+   * How long a stop waits, once the program's group ended, for the output the program printed
+   * before to be handled.
+   */
+  static final Duration STOP_DRAIN = Duration.ofSeconds(10);
+
   private final RunningProcess process;
   private final Backend.TurnEvents events;
   private final BiFunction<String, String, String> injectLine;
@@ -265,10 +271,22 @@ final class ProcessTurn implements RunningTurn {
     return line != null && write(line);
   }
 
+  /**
+   * Ends the program's group, then lets the turn end as an exit does, once what the program printed
+   * before it ended was handled (an acknowledgement among it counts); a turn whose output is not
+   * handled within {@link #STOP_DRAIN} ends stopped regardless.
+   */
   @Override
   public void stop() {
     stopped.set(true);
     process.terminate();
+    try {
+      ended.get(STOP_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      log.info("a stopped turn's last output was not handled within {}", STOP_DRAIN);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     end(BackendEvent.End.stopped());
   }
 
