@@ -353,7 +353,7 @@ final class Turns implements AutoCloseable {
    */
   void recover() {
     List<String> stale = executions.sweep();
-    int back = inbox.requeueOffered();
+    int back = inbox.requeueOffered(live.values().stream().map(turn -> turn.executionId).toList());
     if (back > 0) {
       log.info("{} message(s) offered to a turn of an earlier server are offered again", back);
     }
