@@ -161,8 +161,9 @@ final class Turns implements AutoCloseable {
   }
 
   /**
-   * Ends the turn before it starts when a budget is spent (its messages are delivered to it, and
-   * the refusal says why it ended); whether it did.
+   * Ends the turn before it starts when a budget is spent (the refusal says why it ended; its
+   * messages go back to the queue, for the first turn the budget allows: a wake is never lost to a
+   * refusal); whether it did.
    */
   private boolean refused(Session session, LiveTurn turn) {
     String refusal = budgets.get().refusal(costs, session.project(), clock);
@@ -170,7 +171,7 @@ final class Turns implements AutoCloseable {
       return false;
     }
     String executionId = turn.executionId;
-    offers.deliver(session.id(), turn, turn.prompt);
+    turn.returned(inbox.requeue(session.id(), executionId));
     system(session.id(), executionId, refusal);
     executions.finish(executionId, Execution.Status.FAILED, null, refusal, 0, 0);
     followers.publish(

@@ -49,6 +49,9 @@ abstract class WithService {
 
   Path home;
 
+  /** The budgets the service reads, as the live settings would give them. */
+  volatile Budgets budgets = Budgets.NONE;
+
   /** A clock that stands still until a test moves it. */
   @BeforeEach
   void start() throws IOException {
@@ -78,7 +81,7 @@ abstract class WithService {
         backends,
         new SessionEnvironment(
             cortexHome, Map.of("PATH", System.getenv("PATH")), "token", () -> 3001),
-        () -> Budgets.NONE,
+        () -> budgets,
         new SessionSettings("command", null, Duration.ofMinutes(1)),
         ModelPrices.shipped(),
         clock,
