@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -58,6 +59,9 @@ final class ProcessTurn implements RunningTurn {
   private boolean finished; // guarded by delivery
   private boolean inputClosed; // guarded by this
   private volatile boolean broken; // written by the input thread
+
+  /** How many times {@link #endAtExit} was called: only the last call's grace closes the input. */
+  private final AtomicInteger graces = new AtomicInteger();
 
   /** The events that end the turn when the program exits without its end, or null. */
   private volatile List<BackendEvent> endAtExit;
@@ -207,12 +211,18 @@ final class ProcessTurn implements RunningTurn {
    * The program gave the end of its turn, but may still take what was written to it: its input is
    * closed after {@code grace} (unless the turn ended), and its exit then ends the turn with {@code
    * ending} (whose last event is the end) instead of a failure. A later call replaces {@code
-   * ending}.
+   * ending}, and its grace the earlier one's.
    */
   void endAtExit(List<BackendEvent> ending, Duration grace) {
     endAtExit = List.copyOf(ending);
+    int round = graces.incrementAndGet();
     CompletableFuture.delayedExecutor(grace.toMillis(), TimeUnit.MILLISECONDS)
-        .execute(this::closeInput);
+        .execute(
+            () -> {
+              if (graces.get() == round) { // a later call's grace replaces this one
+                closeInput();
+              }
+            });
   }
 
   /** Sends {@code ending}'s events, the last (an end) ending the turn. */
