@@ -41,7 +41,10 @@ final class Deliveries {
       seq = enqueued.seq();
       running = turns.running(id);
       if (!enqueued.added()) {
-        return again(id, seq, running);
+        return enqueued.sessionId().equals(id)
+            ? again(id, seq, running)
+            // Keys are unique across the sessions: this one was another session's.
+            : new SessionService.Delivery(SessionService.DELIVERED, null, seq);
       }
       if (running == null) {
         String started = turns.start(id);
@@ -68,10 +71,6 @@ final class Deliveries {
    */
   private SessionService.Delivery again(String id, long seq, LiveTurn running) {
     Inbox.Standing standing = inbox.standing(id, seq);
-    if (standing == null) {
-      // Keys are unique across the sessions: this one was another session's.
-      return new SessionService.Delivery(SessionService.DELIVERED, null, seq);
-    }
     return switch (standing.state()) {
       case DELIVERED ->
           new SessionService.Delivery(SessionService.DELIVERED, standing.executionId(), seq);

@@ -146,9 +146,21 @@ class StoresTest {
 
     Inbox.Enqueued again = inbox.enqueue("ses-1", "wake", "waitpoint", "wp-1:1");
 
-    assertThat(again).isEqualTo(new Inbox.Enqueued(first.seq(), false));
+    assertThat(again).isEqualTo(new Inbox.Enqueued(first.seq(), false, "ses-1"));
     assertThat(inbox.requeue("ses-1", "ex-1")).containsExactly(first.seq());
     assertThat(inbox.queued("ses-1")).hasSize(1);
+  }
+
+  @Test
+  void inbox_aKeyOfAnotherSession_isNotQueued_andSaysWhoseItIs() {
+    store.create(session("ses-2", "s2", "cli:s2", "api"));
+    Inbox inbox = store.inbox();
+    inbox.enqueue("ses-2", "wake", "waitpoint", "wp-1:1");
+
+    Inbox.Enqueued again = inbox.enqueue("ses-1", "wake", "waitpoint", "wp-1:1");
+
+    assertThat(again).isEqualTo(new Inbox.Enqueued(1, false, "ses-2"));
+    assertThat(inbox.queued("ses-1")).isEmpty();
   }
 
   /** A database of version 2 (no states): delivered messages stay delivered, the rest queued. */

@@ -56,4 +56,30 @@ class WakeKeysTest extends WithService {
     assertThat(sessions.wake(session.id(), "done", "waitpoint", "wp-2:1").status())
         .isEqualTo(SessionService.DELIVERED);
   }
+
+  /**
+   * A key is unique across the sessions: one of another session is answered {@code delivered},
+   * whatever this session's message of the same number is (it used to be answered as that one).
+   */
+  @Test
+  void wake_keyOfAnotherSession_isAnsweredDelivered_notAsThisSessionsMessageOfItsNumber()
+      throws Exception {
+    Session other = session("other", holding("other-release"));
+    Session session = session("this", holding("this-release"));
+    BlockingQueue<SessionService.Update> updates = follow(session);
+    sessions.send(other.id(), "first", "person");
+    SessionService.Delivery theirs = sessions.wake(other.id(), "done", "waitpoint", "wp-3:1");
+    sessions.send(session.id(), "first", "person");
+    awaitSaid(updates, "holding");
+    SessionService.Delivery second = sessions.send(session.id(), "second", "person");
+    assertThat(second.inboxSeq()).isEqualTo(theirs.inboxSeq());
+    assertThat(second.status()).isEqualTo(SessionService.QUEUED);
+
+    SessionService.Delivery again = sessions.wake(session.id(), "done", "waitpoint", "wp-3:1");
+
+    assertThat(again)
+        .isEqualTo(new SessionService.Delivery(SessionService.DELIVERED, null, theirs.inboxSeq()));
+    Files.writeString(work.resolve("other-release"), "");
+    Files.writeString(work.resolve("this-release"), "");
+  }
 }

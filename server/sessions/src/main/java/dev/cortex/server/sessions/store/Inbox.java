@@ -57,8 +57,10 @@ public final class Inbox {
    * A message put in the inbox.
    *
    * @param added false when a message of the same key was there already (this is its number)
+   * @param sessionId the session the message of this number is in: another than the one asked for
+   *     when the key (unique across the sessions) was another session's
    */
-  public record Enqueued(long seq, boolean added) {}
+  public record Enqueued(long seq, boolean added, String sessionId) {}
 
   /**
    * Where a message stands, and the turn it was offered to (offered) or delivered to (delivered).
@@ -98,14 +100,14 @@ public final class Inbox {
         .write(
             c -> {
               if (key != null) {
-                Long seq =
+                Enqueued before =
                     Sql.one(
                         c,
-                        "SELECT seq FROM session_inbox WHERE dedupe_key = ?",
-                        rs -> rs.getLong(1),
+                        "SELECT seq, session_id FROM session_inbox WHERE dedupe_key = ?",
+                        rs -> new Enqueued(rs.getLong(1), false, rs.getString(2)),
                         key);
-                if (seq != null) {
-                  return new Enqueued(seq, false);
+                if (before != null) {
+                  return before;
                 }
               }
               long next = SessionStore.nextSeq(c, "session_inbox", sessionId);
@@ -119,7 +121,7 @@ public final class Inbox {
                   source,
                   at,
                   key);
-              return new Enqueued(next, true);
+              return new Enqueued(next, true, sessionId);
             });
   }
 
