@@ -184,13 +184,15 @@ final class Jobs {
     String state;
     Integer code = null;
     String ended = null;
-    if (Files.isRegularFile(exit)) {
+    if (Files.exists(folder.resolve("killed"))) {
+      // Marked before the job's group is signalled: a wrapper that outlives its command by a moment
+      // still writes an exit code, of a job that was killed all the same.
+      state = "killed";
+      ended = modified(folder.resolve("killed"));
+    } else if (Files.isRegularFile(exit)) {
       state = "exited";
       code = readCode(exit);
       ended = modified(exit);
-    } else if (Files.exists(folder.resolve("killed"))) {
-      state = "killed";
-      ended = modified(folder.resolve("killed"));
     } else if (alive(started)) {
       state = "running";
     } else {
