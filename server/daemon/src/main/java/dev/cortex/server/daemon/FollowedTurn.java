@@ -3,6 +3,7 @@ package dev.cortex.server.daemon;
 import dev.cortex.protocol.session.SessionEvent;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.server.sessions.SessionService;
+import dev.cortex.server.sessions.store.Execution;
 import dev.cortex.server.sessions.store.Transcript;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -60,6 +61,12 @@ final class FollowedTurn {
           && returned.inboxSeq() == delivery.inboxSeq()) {
         // The turn ended before it took the message: the next turn takes it.
         execution = null;
+      } else if (update instanceof SessionService.Update.Refused refused
+          && refused.inboxSeq() == delivery.inboxSeq()) {
+        // The turn that would take it may not start (a spent budget): say so now; the message
+        // waits in the queue for the first turn that may.
+        return new Sessions.TurnEnd(
+            refused.executionId(), Execution.Status.FAILED.wire(), refused.refusal());
       } else if (update instanceof SessionService.Update.Entry entry
           && execution != null
           && execution.equals(entry.entry().executionId())) {

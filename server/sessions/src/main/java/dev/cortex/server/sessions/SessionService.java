@@ -274,6 +274,13 @@ public final class SessionService implements AutoCloseable {
      * was offered to ended without acknowledging it.
      */
     record Returned(long inboxSeq, String executionId) implements Update {}
+
+    /**
+     * The inbox message {@code inboxSeq} went back to the queue: the turn {@code executionId} it
+     * would have started was refused ({@code refusal} says why, e.g. a spent budget); it waits for
+     * the first turn that may start.
+     */
+    record Refused(long inboxSeq, String executionId, String refusal) implements Update {}
   }
 
   /** Stops following. */

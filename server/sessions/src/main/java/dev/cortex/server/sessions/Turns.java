@@ -171,9 +171,13 @@ final class Turns implements AutoCloseable {
       return false;
     }
     String executionId = turn.executionId;
-    turn.returned(inbox.requeue(session.id(), executionId));
+    List<Long> back = inbox.requeue(session.id(), executionId);
+    turn.returned(back);
     system(session.id(), executionId, refusal);
     executions.finish(executionId, Execution.Status.FAILED, null, refusal, 0, 0);
+    for (long seq : back) {
+      followers.publish(session.id(), new SessionService.Update.Refused(seq, executionId, refusal));
+    }
     followers.publish(
         session.id(),
         new SessionService.Update.TurnEnded(executionId, Execution.Status.FAILED, refusal));

@@ -34,6 +34,11 @@ class BudgetRefusalTest extends WithService {
     SessionService.Delivery woken = sessions.wake(session.id(), "done", "waitpoint", "wp-1:1");
 
     assertThat(woken.status()).isEqualTo(SessionService.STARTED);
+    SessionService.Update.Refused back =
+        await(updates, SessionService.Update.Refused.class, "the wake back in the queue");
+    assertThat(back.inboxSeq()).isEqualTo(woken.inboxSeq());
+    assertThat(back.executionId()).isEqualTo(woken.executionId());
+    assertThat(back.refusal()).contains("daily budget");
     SessionService.Update.TurnEnded refused = awaitEnd(updates, woken.executionId());
     assertThat(refused.status()).isEqualTo(Execution.Status.FAILED);
     assertThat(refused.error()).contains("daily budget");
