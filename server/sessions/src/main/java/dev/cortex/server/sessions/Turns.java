@@ -358,7 +358,7 @@ final class Turns implements AutoCloseable {
    */
   void recover() {
     List<String> stale = executions.sweep();
-    int back = inbox.requeueOffered(live.values().stream().map(turn -> turn.executionId).toList());
+    int back = inbox.requeueOffered();
     if (back > 0) {
       log.info("{} message(s) offered to a turn of an earlier server are offered again", back);
     }

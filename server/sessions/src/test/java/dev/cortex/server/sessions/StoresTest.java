@@ -113,29 +113,8 @@ class StoresTest {
     inbox.offer("ses-1", List.of(1L, 3L, 4L), "ex-2");
     inbox.requeue("ses-1", 4L, "ex-2");
     assertThat(inbox.state("ses-1", 4)).isEqualTo(Inbox.State.QUEUED);
-    assertThat(inbox.requeueOffered(List.of())).as("after a crash, the offered ones").isEqualTo(2);
+    assertThat(inbox.requeueOffered()).as("after a crash, the offered ones").isEqualTo(2);
     assertThat(inbox.queued("ses-1")).extracting(Inbox.Message::seq).containsExactly(1L, 3L, 4L);
-  }
-
-  /**
-   * Regression: a message offered to a turn whose record still said running (its process looked
-   * alive: a reused pid) stayed offered after a restart, for good.
-   */
-  @Test
-  void inbox_afterARestart_offersToTurnsRecordedRunning_goBack_unlessThisServerRunsThem() {
-    Inbox inbox = store.inbox();
-    for (String text : List.of("a", "b")) {
-      inbox.enqueue("ses-1", text, "person");
-    }
-    String earlier = executions.start("turn", session);
-    String here = executions.start("turn", session);
-    inbox.offer("ses-1", List.of(1L), earlier);
-    inbox.offer("ses-1", List.of(2L), here);
-
-    assertThat(inbox.requeueOffered(List.of(here))).isEqualTo(1);
-
-    assertThat(inbox.state("ses-1", 1)).isEqualTo(Inbox.State.QUEUED);
-    assertThat(inbox.state("ses-1", 2)).isEqualTo(Inbox.State.OFFERED);
   }
 
   @Test

@@ -8,8 +8,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -330,20 +328,14 @@ public final class Inbox {
   }
 
   /**
-   * After a start: every message offered to a turn that is not one of {@code runningHere} (the
-   * turns this server runs) and not acknowledged goes back to the queue, whatever the record of its
-   * turn says (a turn of an earlier server whose process looks alive, a reused pid, is no turn of
-   * this one).
+   * After a start (once the executions of dead processes are marked stale): every message offered
+   * to a turn that no longer runs and not acknowledged goes back to the queue. A message offered to
+   * a running turn (of this server: a turn's execution is recorded before anything is offered to
+   * it) stays offered.
    *
    * @return how many
    */
-  public int requeueOffered(Collection<String> runningHere) {
-    String kept =
-        runningHere.isEmpty()
-            ? ""
-            : " AND offered_to NOT IN ("
-                + String.join(", ", Collections.nCopies(runningHere.size(), "?"))
-                + ")";
+  public int requeueOffered() {
     return database
         .get()
         .write(
@@ -351,9 +343,8 @@ public final class Inbox {
                 Sql.update(
                     c,
                     "UPDATE session_inbox SET state = 'queued', offered_to = NULL"
-                        + " WHERE state = 'offered'"
-                        + kept,
-                    runningHere.toArray()));
+                        + " WHERE state = 'offered' AND offered_to NOT IN"
+                        + " (SELECT id FROM executions WHERE status = 'running')"));
   }
 
   /**
