@@ -52,6 +52,9 @@ public final class Redactor {
   private static final List<String> MARK_ENDINGS =
       List.of("_secret", "_token", "_password", "_credential", "-secret", "-token");
 
+  /** A marked value has a letter or a digit (blanks or dashes alone are no secret). */
+  private static final Pattern WORDLIKE = Pattern.compile("[\\p{L}\\p{N}]");
+
   /** A marked value of this form is markup, taken out only where it is marked. */
   private static final Pattern MARKUP = Pattern.compile("<[^<>]*>|\\[[^\\[\\]]*]");
 
@@ -233,7 +236,10 @@ public final class Redactor {
   }
 
   private static boolean marked(String name, JsonNode value) {
-    return value.isString() && value.asString().length() >= MIN_MARKED && marks(name);
+    return value.isString()
+        && value.asString().strip().length() >= MIN_MARKED
+        && WORDLIKE.matcher(value.asString()).find()
+        && marks(name);
   }
 
   private static boolean marks(String name) {

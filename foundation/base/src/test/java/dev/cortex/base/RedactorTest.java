@@ -142,6 +142,18 @@ class RedactorTest {
   }
 
   @Test
+  void redact_aMarkedValueOfBlanksOrPunctuation_isNoSecret() {
+    String entry =
+        entry(
+            Json.write(
+                Map.of("password", "        ", "token", "--------", "code", "if x:\n        y")));
+
+    String redacted = Redactor.marked().redact(entry);
+
+    assertThat(redacted).doesNotContain("[redacted]");
+  }
+
+  @Test
   void redact_aKnownValueAsAMembersName_isTakenOutOfTheName() {
     String token = "I_NmpvJ4PykI3yVJE3dJZt4gZJMIm4yL";
     Redactor redactor = Redactor.builder().value(token).build();

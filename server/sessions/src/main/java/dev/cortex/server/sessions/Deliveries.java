@@ -71,6 +71,10 @@ final class Deliveries {
    */
   private SessionService.Delivery again(String id, long seq, LiveTurn running) {
     Inbox.Standing standing = inbox.standing(id, seq);
+    if (standing == null) {
+      // Delivered so long ago that it was forgotten since it was looked up.
+      return new SessionService.Delivery(SessionService.DELIVERED, null, seq);
+    }
     return switch (standing.state()) {
       case DELIVERED ->
           new SessionService.Delivery(SessionService.DELIVERED, standing.executionId(), seq);
