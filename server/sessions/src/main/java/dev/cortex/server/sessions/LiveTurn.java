@@ -92,13 +92,18 @@ final class LiveTurn {
 
   /**
    * Stops the turn, once, when it has run past its deadline at {@code now}: nobody asked for it, so
-   * the turn fails.
+   * the turn fails. The stop runs on a thread of its own, so that the caller (the housekeeping)
+   * does not wait for the program to end.
    */
-  synchronized void expireAt(Instant now, String reason) {
-    if (timedOut || turn == null || now.isBefore(deadline)) {
-      return;
+  void expireAt(Instant now, String reason) {
+    synchronized (this) {
+      if (timedOut || turn == null || now.isBefore(deadline)) {
+        return;
+      }
+      timedOut = true;
     }
-    timedOut = true;
-    stop(reason);
+    Thread stopping = new Thread(() -> stop(reason), "cortex-turn-expiry");
+    stopping.setDaemon(true);
+    stopping.start();
   }
 }

@@ -15,6 +15,7 @@ import dev.cortex.server.sessions.store.Transcript;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -395,8 +396,21 @@ final class Turns implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    // All at once: each stop waits for its program to end and its last output to be handled.
+    List<Thread> stopping = new ArrayList<>();
     for (LiveTurn turn : List.copyOf(live.values())) {
-      turn.stop("the agent server is shutting down");
+      Thread thread =
+          new Thread(() -> turn.stop("the agent server is shutting down"), "cortex-turn-stop");
+      thread.setDaemon(true);
+      thread.start();
+      stopping.add(thread);
+    }
+    try {
+      for (Thread thread : stopping) {
+        thread.join();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
