@@ -7,6 +7,7 @@ import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.store.Execution;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.Test;
@@ -21,33 +22,37 @@ class FollowedTurnTest {
    */
   @Test
   void follow_aQueuedMessageWhoseTurnIsRefused_endsAtOnceWithTheRefusal() throws Exception {
-    BlockingQueue<SessionService.Update> updates = new LinkedBlockingQueue<>();
-    updates.add(new SessionService.Update.TurnEnded("ex-1", Execution.Status.COMPLETED, null));
-    updates.add(new SessionService.Update.Refused(2, "ex-2", REFUSAL));
-    updates.add(new SessionService.Update.TurnEnded("ex-2", Execution.Status.FAILED, REFUSAL));
-    FollowedTurn followed =
-        new FollowedTurn(
-            new JsonRoutes.Lines(new ByteArrayOutputStream()), updates, Duration.ofHours(2), 0);
-
     Sessions.TurnEnd end =
-        followed.follow(new Sessions.Delivery(Sessions.Delivery.QUEUED, "ex-1", 2));
+        followQueued(
+            2,
+            new SessionService.Update.TurnEnded("ex-1", Execution.Status.COMPLETED, null),
+            new SessionService.Update.Refused(2, "ex-2", REFUSAL),
+            new SessionService.Update.TurnEnded("ex-2", Execution.Status.FAILED, REFUSAL));
 
     assertThat(end).isEqualTo(new Sessions.TurnEnd("ex-2", "failed", REFUSAL));
   }
 
   @Test
   void follow_anotherMessagesRefusal_isNotItsEnd() throws Exception {
-    BlockingQueue<SessionService.Update> updates = new LinkedBlockingQueue<>();
-    updates.add(new SessionService.Update.Refused(3, "ex-2", REFUSAL));
-    updates.add(new SessionService.Update.Delivered(2, "ex-3"));
-    updates.add(new SessionService.Update.TurnEnded("ex-3", Execution.Status.COMPLETED, null));
-    FollowedTurn followed =
-        new FollowedTurn(
-            new JsonRoutes.Lines(new ByteArrayOutputStream()), updates, Duration.ofHours(2), 0);
-
     Sessions.TurnEnd end =
-        followed.follow(new Sessions.Delivery(Sessions.Delivery.QUEUED, "ex-1", 2));
+        followQueued(
+            2,
+            new SessionService.Update.Refused(3, "ex-2", REFUSAL),
+            new SessionService.Update.Delivered(2, "ex-3"),
+            new SessionService.Update.TurnEnded("ex-3", Execution.Status.COMPLETED, null));
 
     assertThat(end).isEqualTo(new Sessions.TurnEnd("ex-3", "completed", null));
+  }
+
+  /**
+   * Follows the queued message {@code seq} (sent while the turn ex-1 ran) through {@code updates}.
+   */
+  static Sessions.TurnEnd followQueued(long seq, SessionService.Update... updates)
+      throws InterruptedException {
+    BlockingQueue<SessionService.Update> queue = new LinkedBlockingQueue<>(List.of(updates));
+    FollowedTurn followed =
+        new FollowedTurn(
+            new JsonRoutes.Lines(new ByteArrayOutputStream()), queue, Duration.ofHours(2), 0);
+    return followed.follow(new Sessions.Delivery(Sessions.Delivery.QUEUED, "ex-1", seq));
   }
 }
