@@ -72,6 +72,9 @@ public final class Daemon implements AutoCloseable {
   private final Path serverFile;
   private volatile boolean stopping;
 
+  /** The home's lock, held from the start until the server stopped. */
+  private volatile HomeLock lock;
+
   /**
    * What the server needs from its surroundings.
    *
@@ -137,9 +140,23 @@ public final class Daemon implements AutoCloseable {
   /**
    * Starts the server.
    *
-   * @throws StartupException when a setting, the token, the registry or a port is wrong
+   * @throws StartupException when a setting, the token, the registry or a port is wrong, or another
+   *     server runs on the home
    */
   public static Daemon start(Options options) {
+    HomeLock lock = HomeLock.take(options.home().dataDir());
+    try {
+      Daemon daemon = startHolding(options);
+      daemon.lock = lock;
+      return daemon;
+    } catch (RuntimeException | Error e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  /** Starts the server once it holds the home's lock. */
+  private static Daemon startHolding(Options options) {
     ServerSettings server = options.server();
     if (!HttpHost.isLoopback(server.webhookBind())) {
       throw new StartupException(
@@ -408,6 +425,10 @@ public final class Daemon implements AutoCloseable {
       log.warn("stopping the HTTP server failed", e);
     }
     forgetItself();
+    HomeLock held = lock;
+    if (held != null) {
+      held.close();
+    }
     log.info("agent server stopped");
     stopped.countDown();
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.Eventually;
+import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import java.io.IOException;
 import java.net.Socket;
@@ -14,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -181,6 +183,40 @@ class AgentServerIT {
       socket.getOutputStream().flush();
       return new String(
           socket.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+  }
+
+  /**
+   * Regression: a second server started on a home whose server runs recovered the first one's
+   * running sessions as cut off (idle, "interrupted" in their transcripts) before its ports failed
+   * to bind.
+   */
+  @Test
+  void start_onAHomeWhoseServerRuns_isRefused_andLeavesItsSessionsAlone() throws Exception {
+    try (AgentServer server = server(Map.of()).start();
+        SessionApi api = new SessionApi(server)) {
+      Path agent = deviceHome.resolve("holding.sh");
+      Files.writeString(
+          agent,
+          """
+          #!/bin/sh
+          read -r line
+          echo '{"type":"text","text":"holding"}'
+          sleep 600
+          """);
+      assertThat(agent.toFile().setExecutable(true)).isTrue();
+      String id = api.create(List.of(agent.toString()), deviceHome, Map.of()).path("id").asString();
+      api.send(id, "hold on");
+      api.awaitEntry(id, SessionApi.said("holding"), "the turn running");
+
+      CortexProcess.Finished second = runServer(Map.of());
+
+      assertThat(second.exitCode()).isNotZero();
+      assertThat(second.stderr())
+          .contains("An agent server already runs on this home (pid ")
+          .doesNotContain("Exception");
+      assertThat(api.show(id).path("state").asString()).isEqualTo("running");
+      assertThat(api.transcript(id).toString()).doesNotContain("interrupted");
     }
   }
 
