@@ -110,7 +110,7 @@ public final class WireJson {
   }
 
   /** The JSON path of the field a binding failed at, e.g. {@code agents_md[0].path}; or "". */
-  private static String field(JacksonException e) {
+  public static String field(JacksonException e) {
     StringBuilder path = new StringBuilder();
     for (JacksonException.Reference reference : e.getPath()) {
       if (reference.getPropertyName() != null) {

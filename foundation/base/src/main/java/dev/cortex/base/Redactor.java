@@ -74,10 +74,15 @@ public final class Redactor {
   /** The known values, as they are and as JSON escapes them: what a member's name loses. */
   private final Literals known;
 
+  /** How many known values there are, each once. */
+  private final int distinctValues;
+
   private Redactor(List<Pattern> forms, List<String> values) {
     this.forms = List.copyOf(forms);
     this.values = List.copyOf(values);
-    this.known = Literals.of(spellings(new LinkedHashSet<>(this.values)));
+    Set<String> distinct = new LinkedHashSet<>(this.values);
+    this.known = Literals.of(spellings(distinct));
+    this.distinctValues = distinct.size();
   }
 
   /** A redactor that knows secrets by their mark and by the forms Cortex mints them in. */
@@ -101,7 +106,9 @@ public final class Redactor {
     } else {
       loose(text, found, 0);
     }
-    Pass pass = new Pass(Literals.of(spellings(found)), known, forms);
+    // Most text holds no marked value: the known values' automaton, built once, serves it.
+    Literals literals = found.size() == distinctValues ? known : Literals.of(spellings(found));
+    Pass pass = new Pass(literals, known, forms);
     if (tree == null) {
       return pass.text(text);
     }

@@ -154,15 +154,8 @@ final class JsonRoutes {
 
   /** The unknown field's place, e.g. {@code surprise} or {@code params.surprise}. */
   private static String path(UnrecognizedPropertyException e) {
-    StringBuilder path = new StringBuilder();
-    for (JacksonException.Reference reference : e.getPath()) {
-      if (reference.getPropertyName() != null) {
-        path.append(path.length() == 0 ? "" : ".").append(reference.getPropertyName());
-      } else if (reference.getIndex() >= 0) {
-        path.append('[').append(reference.getIndex()).append(']');
-      }
-    }
-    return path.length() == 0 ? e.getPropertyName() : path.toString();
+    String path = WireJson.field(e);
+    return path.isEmpty() ? e.getPropertyName() : path;
   }
 
   /**
