@@ -31,6 +31,23 @@ public final class Services {
     this.database = AllGroups.database(io, settings::synchronous);
   }
 
+  private Services(
+      Io io, Settings settings, Supplier<Database> database, AgentServerClient client) {
+    this.io = io;
+    this.settings = settings;
+    this.database = database;
+    this.agentServer = client;
+  }
+
+  /**
+   * The services of a session's MCP server built inside this process (the agent server's {@code
+   * api} backend): the session's environment, with this process's settings and database, and {@code
+   * client} to reach the agent server's webhook.
+   */
+  public Services forSession(Io session, AgentServerClient client) {
+    return new Services(session, settings, database, client);
+  }
+
   public Settings settings() {
     return settings;
   }

@@ -58,6 +58,8 @@ class QueryExecutionsTest {
         project,
         "command",
         null,
+        null,
+        null,
         "default",
         Session.Composition.DIRECT,
         Session.StartedBy.PERSON,

@@ -55,6 +55,9 @@ public final class Sessions {
   /** Who may have started a session. */
   public static final Set<String> STARTERS = Set.of("person", "agent", "schedule", "callback");
 
+  /** How hard a session's model may think. */
+  public static final Set<String> THINKING = Set.of("off", "low", "medium", "high");
+
   /** A request that breaks a rule of the API; the message says which, as the server answers it. */
   public static final class BadRequest extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
@@ -70,6 +73,8 @@ public final class Sessions {
    * @param name null for {@code cortex-<6 hex>}
    * @param channel null for {@code cli:<name>}
    * @param backend null for the server's {@code [sessions] backend}
+   * @param thinking {@code off}, {@code low}, {@code medium} or {@code high}, in any case; null for
+   *     the backend's default
    * @param composition {@code direct} (the default) or {@code none}, in any case
    * @param startedBy {@code person} (the default), {@code agent}, {@code schedule} or {@code
    *     callback}, in any case
@@ -84,6 +89,7 @@ public final class Sessions {
       String project,
       String backend,
       String model,
+      String thinking,
       String mode,
       String composition,
       String startedBy,
@@ -95,9 +101,21 @@ public final class Sessions {
 
     public Create {
       composition = oneOf(composition, COMPOSITIONS);
+      thinking = thinking(thinking);
       startedBy = oneOf(startedBy, STARTERS);
       program = copy(program);
       toolAllowlist = copy(toolAllowlist);
+    }
+
+    private static String thinking(String value) {
+      if (value == null) {
+        return null;
+      }
+      String level = value.strip().toLowerCase(Locale.ROOT);
+      if (!THINKING.contains(level)) {
+        throw new BadRequest("thinking is off, low, medium or high.");
+      }
+      return level;
     }
 
     private static String oneOf(String value, Set<String> names) {
@@ -230,6 +248,8 @@ public final class Sessions {
       String project,
       String backend,
       String model,
+      String provider,
+      String thinking,
       String mode,
       String composition,
       String startedBy,

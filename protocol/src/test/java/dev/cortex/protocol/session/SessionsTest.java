@@ -25,6 +25,8 @@ class SessionsTest {
           null,
           "command",
           null,
+          null,
+          null,
           "default",
           "direct",
           "person",
@@ -37,7 +39,7 @@ class SessionsTest {
 
   static final String VIEW_JSON =
       "{\"id\":\"ses-0123456789abcdef\",\"name\":\"a1\",\"channel\":\"cli:a1\",\"project\":null,"
-          + "\"backend\":\"command\",\"model\":null,\"mode\":\"default\",\"composition\":\"direct\","
+          + "\"backend\":\"command\",\"model\":null,\"provider\":null,\"thinking\":null,\"mode\":\"default\",\"composition\":\"direct\","
           + "\"started_by\":\"person\",\"tool_allowlist\":null,\"working_dir\":\"/work\","
           + "\"state\":\"idle\",\"running_execution\":null,\"created_at\":\"2025-01-02T03:04:05Z\","
           + "\"updated_at\":\"2025-01-02T03:04:06Z\"}";
@@ -170,7 +172,7 @@ class SessionsTest {
 
   static Sessions.Create create(String composition, String startedBy) {
     return new Sessions.Create(
-        null, null, null, null, null, null, composition, startedBy, null, null, null);
+        null, null, null, null, null, null, null, composition, startedBy, null, null, null);
   }
 
   @Test

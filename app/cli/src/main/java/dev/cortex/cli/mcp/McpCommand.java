@@ -193,7 +193,7 @@ public final class McpCommand implements Callable<Integer> {
    * The server's instructions: how the groups served fit together, from each group's own paragraph
    * (a group with none is named as serving nothing yet), and how errors come back.
    */
-  static String instructions(Composition composition) {
+  public static String instructions(Composition composition) {
     List<String> names = composition.groupNames();
     StringBuilder text =
         new StringBuilder("Cortex serves the capability groups ")

@@ -23,11 +23,21 @@ final class SessionOptions {
     @Option(
         names = "--backend",
         paramLabel = "BACKEND",
-        description = "claude or command (default: [sessions] backend).")
+        description = "claude, api or command (default: [sessions] backend).")
     String backend;
 
-    @Option(names = "--model", paramLabel = "MODEL", description = "The model to ask for.")
+    @Option(
+        names = "--model",
+        paramLabel = "MODEL",
+        description = "The model to ask for (for api: a model of 'cortex models list').")
     String model;
+
+    @Option(
+        names = "--thinking",
+        paramLabel = "LEVEL",
+        description =
+            "How hard the model thinks: off, low, medium or high (default: the backend's).")
+    String thinking;
 
     @Option(
         names = "--mode",
@@ -69,6 +79,7 @@ final class SessionOptions {
           project,
           backend,
           model,
+          thinking,
           mode,
           composition,
           "person",

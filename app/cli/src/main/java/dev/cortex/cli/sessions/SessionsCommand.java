@@ -79,6 +79,7 @@ public final class SessionsCommand implements Callable<Integer> {
                             + session.channel()
                             + ", backend "
                             + session.backend()
+                            + SessionsCommand.model(session)
                             + ")");
             return CortexCommand.OK;
           });
@@ -190,6 +191,7 @@ public final class SessionsCommand implements Callable<Integer> {
                         + details.state()
                         + "  backend "
                         + details.backend()
+                        + SessionsCommand.model(details)
                         + "  channel "
                         + details.channel()
                         + (details.project() == null ? "" : "  project " + details.project()));
@@ -336,5 +338,22 @@ public final class SessionsCommand implements Callable<Integer> {
       io.err().flush();
       return input.next();
     }
+  }
+
+  /** The model part of a session's line: {@code , model M (provider P, thinking T)}, or nothing. */
+  static String model(Sessions.View session) {
+    if (session.model() == null) {
+      return "";
+    }
+    List<String> more = new java.util.ArrayList<>();
+    if (session.provider() != null) {
+      more.add("provider " + session.provider());
+    }
+    if (session.thinking() != null) {
+      more.add("thinking " + session.thinking());
+    }
+    return ", model "
+        + session.model()
+        + (more.isEmpty() ? "" : " (" + String.join(", ", more) + ")");
   }
 }

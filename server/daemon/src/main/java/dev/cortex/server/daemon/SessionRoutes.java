@@ -189,6 +189,7 @@ final class SessionRoutes {
             create.project(),
             create.backend(),
             create.model(),
+            create.thinking(),
             create.mode(),
             create.composition() == null
                 ? null
@@ -250,6 +251,8 @@ final class SessionRoutes {
         session.project(),
         session.backend(),
         session.model(),
+        session.provider(),
+        session.thinking(),
         session.mode(),
         session.composition().wire(),
         session.startedBy().wire(),

@@ -140,7 +140,7 @@ class SessionRoutesTest {
 
   static final String A1 =
       "{\"id\":\"SES\",\"name\":\"a1\",\"channel\":\"cli:a1\",\"project\":null,"
-          + "\"backend\":\"command\",\"model\":null,\"mode\":\"default\",\"composition\":\"direct\","
+          + "\"backend\":\"command\",\"model\":null,\"provider\":null,\"thinking\":null,\"mode\":\"default\",\"composition\":\"direct\","
           + "\"started_by\":\"person\",\"tool_allowlist\":null,\"working_dir\":\"WORK\","
           + "\"state\":\"idle\",\"running_execution\":null,\"created_at\":\"2026-12-01T10:00:00Z\","
           + "\"updated_at\":\"2026-12-01T10:00:00Z\"}";
@@ -336,7 +336,7 @@ class SessionRoutesTest {
         .isEqualTo(
             "{\"error\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"The request has an unknown"
                 + " field 'bakend'; its fields are backend, channel, composition, mode, model, name,"
-                + " program, project, started_by, tool_allowlist, working_dir.\"}}\n");
+                + " program, project, started_by, thinking, tool_allowlist, working_dir.\"}}\n");
     assertThat(sessions.list(10)).extracting(s -> s.name()).containsExactly("a1");
     assertThat(sessions.transcript("a1", 0, 10)).isEmpty();
   }

@@ -1,5 +1,6 @@
 package dev.cortex.server.sessions;
 
+import dev.cortex.server.sessions.backend.Backend;
 import dev.cortex.server.sessions.store.Session;
 import dev.cortex.server.sessions.store.SessionStore;
 import java.nio.file.Files;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -32,17 +32,17 @@ final class Creation {
       Map.of("web", "web", "slack", "Slack", "feishu", "Feishu");
 
   private final SessionStore store;
-  private final Set<String> backends;
+  private final Map<String, Backend> backends;
   private final SessionSettings settings;
   private final AllowlistCheck allowlists;
   private final Clock clock;
 
   /**
-   * @param backends the names of the backends a session may have, in order
+   * @param backends the backends a session may have, by name, in order
    */
   Creation(
       SessionStore store,
-      Set<String> backends,
+      Map<String, Backend> backends,
       SessionSettings settings,
       AllowlistCheck allowlists,
       Clock clock) {
@@ -55,6 +55,16 @@ final class Creation {
 
   Session create(SessionService.NewSession request) throws SessionException {
     String backend = backend(request);
+    Backend runner = backends.get(backend);
+    String model = request.model() != null ? request.model() : settings.model();
+    if (model == null) {
+      model = runner.defaultModel();
+    }
+    String thinking = thinking(request.thinking());
+    String unfit = runner.refusal(model, thinking);
+    if (unfit != null) {
+      throw invalid(unfit);
+    }
     checkProject(request.project());
     List<String> allowlist = request.toolAllowlist();
     checkAllowlist(allowlist);
@@ -69,7 +79,9 @@ final class Creation {
             channel,
             request.project(),
             backend,
-            request.model() != null ? request.model() : settings.model(),
+            model,
+            runner.provider(model),
+            thinking,
             request.mode() != null ? request.mode() : "default",
             request.composition() != null ? request.composition() : Session.Composition.DIRECT,
             request.startedBy() != null ? request.startedBy() : Session.StartedBy.PERSON,
@@ -92,14 +104,29 @@ final class Creation {
 
   private String backend(SessionService.NewSession request) throws SessionException {
     String backend = request.backend() != null ? request.backend() : settings.backend();
-    if (!backends.contains(backend)) {
+    if (!backends.containsKey(backend)) {
       throw invalid(
-          "Unknown backend '" + backend + "'. Known: " + String.join(", ", backends) + ".");
+          "Unknown backend '"
+              + backend
+              + "'. Known: "
+              + String.join(", ", backends.keySet())
+              + ".");
     }
     if (backend.equals("command") && (request.program() == null || request.program().isEmpty())) {
       throw invalid("The command backend needs the program that runs each turn.");
     }
     return backend;
+  }
+
+  private static String thinking(String level) throws SessionException {
+    if (level == null) {
+      return null;
+    }
+    String name = level.strip().toLowerCase(java.util.Locale.ROOT);
+    if (!dev.cortex.protocol.session.Sessions.THINKING.contains(name)) {
+      throw invalid("Thinking is off, low, medium or high, not '" + level + "'.");
+    }
+    return name;
   }
 
   private static void checkProject(String project) throws SessionException {

@@ -42,6 +42,7 @@ public final class SessionEnvironment {
           "CORTEX_MODEL",
           "CORTEX_PROVIDER",
           "CORTEX_THINKING",
+          "CORTEX_CLAUDE_MODEL",
           "CORTEX_MODE",
           "CORTEX_SCHEDULE_TASK_ID",
           "CORTEX_CALLBACK_SOURCE",
@@ -157,6 +158,11 @@ public final class SessionEnvironment {
     put(env, "CORTEX_PROJECT", session.project());
     env.put("CORTEX_BACKEND", session.backend());
     put(env, "CORTEX_MODEL", session.model());
+    put(env, "CORTEX_PROVIDER", session.provider());
+    put(env, "CORTEX_THINKING", session.thinking());
+    if (session.backend().equals("claude")) {
+      put(env, "CORTEX_CLAUDE_MODEL", session.model());
+    }
     env.put("CORTEX_MODE", session.mode());
     env.put("CORTEX_MCP_BUNDLES", String.join(",", groups(session)));
     if (session.toolAllowlist() != null) {

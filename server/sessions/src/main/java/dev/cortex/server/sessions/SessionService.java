@@ -144,7 +144,7 @@ public final class SessionService implements AutoCloseable {
     this.creation =
         new Creation(
             store,
-            byName.keySet(),
+            byName,
             Objects.requireNonNull(settings, "settings"),
             Objects.requireNonNull(allowlists, "allowlists"),
             clock);
@@ -177,6 +177,7 @@ public final class SessionService implements AutoCloseable {
       String project,
       String backend,
       String model,
+      String thinking,
       String mode,
       Session.Composition composition,
       Session.StartedBy startedBy,

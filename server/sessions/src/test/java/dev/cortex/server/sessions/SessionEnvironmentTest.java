@@ -27,6 +27,8 @@ class SessionEnvironmentTest {
         null,
         "command",
         null,
+        null,
+        null,
         "default",
         Session.Composition.DIRECT,
         startedBy,

@@ -322,14 +322,15 @@ class SessionServiceTest extends WithService {
             () ->
                 sessions.create(
                     new SessionService.NewSession(
-                        null, null, null, "gpt", null, null, null, null, null, work, null)))
+                        null, null, null, "gpt", null, null, null, null, null, null, work, null)))
         .isInstanceOf(SessionException.class)
         .hasMessage("Unknown backend 'gpt'. Known: command, claude.");
     assertThatThrownBy(
             () ->
                 sessions.create(
                     new SessionService.NewSession(
-                        "x", "irc:#a", null, "claude", null, null, null, null, null, work, null)))
+                        "x", "irc:#a", null, "claude", null, null, null, null, null, null, work,
+                        null)))
         .hasMessage(
             "'irc:#a' is not a channel: cli: and an id (web:, slack: and feishu: are reserved).");
     for (String channel : List.of("web:board-7", "slack:C0123", "feishu:oc_42")) {
@@ -337,7 +338,8 @@ class SessionServiceTest extends WithService {
               () ->
                   sessions.create(
                       new SessionService.NewSession(
-                          null, channel, null, "claude", null, null, null, null, null, work, null)))
+                          null, channel, null, "claude", null, null, null, null, null, null, work,
+                          null)))
           .isInstanceOf(SessionException.class)
           .hasMessageStartingWith("Channel " + channel + " is reserved for the ")
           .extracting(e -> ((SessionException) e).code())

@@ -55,6 +55,8 @@ class StoresTest {
         project,
         "command",
         null,
+        null,
+        null,
         "default",
         Session.Composition.DIRECT,
         Session.StartedBy.PERSON,

@@ -125,6 +125,7 @@ abstract class WithService {
             null,
             null,
             null,
+            null,
             List.of(program.toString()),
             work,
             null));

@@ -18,6 +18,31 @@ public interface Backend {
    */
   RunningTurn start(TurnRequest request, TurnEvents events) throws BackendException;
 
+  /** The model a session gets when it names none; null leaves the choice to the backend. */
+  default String defaultModel() {
+    return null;
+  }
+
+  /**
+   * Who serves {@code model} on this backend, as {@code CORTEX_PROVIDER} says it ({@code
+   * anthropic}, a provider of {@code cortex.toml}); null when the backend does not say.
+   */
+  default String provider(String model) {
+    return null;
+  }
+
+  /**
+   * Why a session of {@code model} thinking at {@code thinking} cannot run on this backend (an
+   * unknown model, a missing API key, ...), as a sentence for the person; null when it can. Asked
+   * when the session is created, so that the person hears it then, not at the first turn.
+   *
+   * @param model null for the backend's own default
+   * @param thinking {@code off}, {@code low}, {@code medium}, {@code high}, or null
+   */
+  default String refusal(String model, String thinking) {
+    return null;
+  }
+
   /** Receives a turn's events. */
   @FunctionalInterface
   interface TurnEvents {

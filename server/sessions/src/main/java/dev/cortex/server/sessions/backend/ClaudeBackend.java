@@ -55,6 +55,11 @@ public final class ClaudeBackend implements Backend {
   }
 
   @Override
+  public String provider(String model) {
+    return "anthropic";
+  }
+
+  @Override
   public String name() {
     return NAME;
   }

@@ -78,7 +78,29 @@ record ClaudeSpawn(List<String> command, Map<String, String> environment) {
     Map<String, String> env = new LinkedHashMap<>(request.environment());
     env.put("CLAUDE_CONFIG_DIR", configDir.toString());
     env.put("MCP_TOOL_TIMEOUT", MCP_TOOL_TIMEOUT_MS);
+    String budget = thinkingBudget(request.environment().get("CORTEX_THINKING"));
+    if (budget != null) {
+      env.put("MAX_THINKING_TOKENS", budget);
+    }
     return new ClaudeSpawn(argv, env);
+  }
+
+  /**
+   * Claude Code's thinking budget ({@code MAX_THINKING_TOKENS}) for a session's level: the same
+   * budgets as the {@code api} backend gives Anthropic models; {@code off} is 0; null (the
+   * session's default) leaves Claude Code's own.
+   */
+  static String thinkingBudget(String level) {
+    if (level == null) {
+      return null;
+    }
+    return switch (level) {
+      case "off" -> "0";
+      case "low" -> "2048";
+      case "medium" -> "8192";
+      case "high" -> "24576";
+      default -> null;
+    };
   }
 
   /** The built-in tools to take away, given the session's environment. */

@@ -14,6 +14,10 @@ import java.util.Objects;
  *     {@code feishu:} for their platforms' front doors (reserved: the session API refuses them)
  * @param composition {@code direct} (the session's MCP server has its groups) or {@code none}
  * @param startedBy who started it: a person directly, an agent, a schedule or a callback
+ * @param provider who serves the model ({@code anthropic}, a provider of {@code cortex.toml}), or
+ *     null when the backend does not say
+ * @param thinking how hard the model thinks: {@code off}, {@code low}, {@code medium}, {@code
+ *     high}; null for the backend's default
  * @param toolAllowlist the tools its MCP server may register (null: all of its groups')
  * @param program for the {@code command} backend: the program that runs each turn
  * @param backendSessionId the backend's own conversation id, to resume it
@@ -25,6 +29,8 @@ public record Session(
     String project,
     String backend,
     String model,
+    String provider,
+    String thinking,
     String mode,
     Composition composition,
     StartedBy startedBy,

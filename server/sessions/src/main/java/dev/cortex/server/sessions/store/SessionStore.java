@@ -50,10 +50,10 @@ public final class SessionStore {
                 Sql.update(
                     c,
                     """
-                    INSERT INTO sessions (id, name, channel, project, backend, model, mode,
+                    INSERT INTO sessions (id, name, channel, project, backend, model, provider, thinking, mode,
                       composition, started_by, tool_allowlist, program, working_dir, state,
                       backend_session_id, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     session.id(),
                     session.name(),
@@ -61,6 +61,8 @@ public final class SessionStore {
                     session.project(),
                     session.backend(),
                     session.model(),
+                    session.provider(),
+                    session.thinking(),
                     session.mode(),
                     session.composition().wire(),
                     session.startedBy().wire(),
@@ -249,6 +251,8 @@ public final class SessionStore {
         rs.getString("project"),
         rs.getString("backend"),
         rs.getString("model"),
+        rs.getString("provider"),
+        rs.getString("thinking"),
         rs.getString("mode"),
         Session.Composition.valueOf(rs.getString("composition").toUpperCase(java.util.Locale.ROOT)),
         Session.StartedBy.valueOf(rs.getString("started_by").toUpperCase(java.util.Locale.ROOT)),

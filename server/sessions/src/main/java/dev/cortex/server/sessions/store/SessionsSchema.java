@@ -115,6 +115,13 @@ public final class SessionsSchema {
             ALTER TABLE session_inbox ADD COLUMN delivered_at TEXT;
             UPDATE session_inbox SET text = '' WHERE state = 'delivered';
             CREATE INDEX session_inbox_waiting ON session_inbox (state, session_id);
+            """),
+        // Who serves a session's model, and how hard it thinks (null for the backend's default).
+        Migration.sql(
+            5,
+            """
+            ALTER TABLE sessions ADD COLUMN provider TEXT;
+            ALTER TABLE sessions ADD COLUMN thinking TEXT;
             """));
   }
 }
