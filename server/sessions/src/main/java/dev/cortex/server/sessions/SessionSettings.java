@@ -45,7 +45,7 @@ public record SessionSettings(String backend, String model, Duration maxTurn) {
             throw values.problem("max_turn", "use a duration from 1m to 48h");
           }
           return new SessionSettings(
-              values.oneOf("backend", DEFAULTS.backend(), "claude", "command"),
+              values.oneOf("backend", DEFAULTS.backend(), "claude", "api", "command"),
               values.string("model", null),
               maxTurn);
         }
