@@ -18,6 +18,7 @@ final class ContextTool {
       @JsonProperty("project") String project,
       @JsonProperty("backend") String backend,
       @JsonProperty("model") String model,
+      @JsonProperty("provider") String provider,
       @JsonProperty("thinking") String thinking,
       @JsonProperty("mode") String mode,
       @JsonProperty("scheduleTaskId") String scheduleTaskId,
@@ -31,7 +32,7 @@ final class ContextTool {
         .title("This session's context")
         .description(
             "Returns the execution context of the session you run in: its sessionId, project,"
-                + " backend, model, thinking and mode; scheduleTaskId and callbackSource for runs a"
+                + " backend, model, provider, thinking and mode; scheduleTaskId and callbackSource for runs a"
                 + " schedule or a callback started; board for web sessions (null otherwise, and in"
                 + " this version). Use it to learn your project before passing it to other tools or"
                 + " commands (e.g. 'cortex schedule --project'). Everything is null in a server"
@@ -43,9 +44,14 @@ final class ContextTool {
                     "sessionId",
                     Schema.nullable(Schema.string("The session's id, e.g. ses-3fa2c1d0e4b5a697.")))
                 .required("project", nullableText)
-                .required("backend", Schema.nullable(Schema.string("claude or command.")))
+                .required("backend", Schema.nullable(Schema.string("claude, api or command.")))
                 .required("model", nullableText)
-                .required("thinking", nullableText)
+                .required(
+                    "provider",
+                    Schema.nullable(
+                        Schema.string(
+                            "Who serves the model: anthropic, or a provider of cortex.toml.")))
+                .required("thinking", Schema.nullable(Schema.string("off, low, medium or high.")))
                 .required("mode", nullableText)
                 .required("scheduleTaskId", nullableText)
                 .required("callbackSource", nullableText)
@@ -65,6 +71,7 @@ final class ContextTool {
         session.project(),
         session.backend(),
         session.model(),
+        session.provider(),
         session.thinking(),
         session.mode(),
         session.scheduleTaskId(),

@@ -56,6 +56,7 @@ class ContextToolTest {
     assertThat(context.path("project").asString()).isEqualTo("api");
     assertThat(context.path("backend").asString()).isEqualTo("claude");
     assertThat(context.path("model").asString()).isEqualTo("opus");
+    assertThat(context.path("provider").asString()).isEqualTo("anthropic");
     assertThat(context.path("thinking").asString()).isEqualTo("high");
     assertThat(context.path("mode").asString()).isEqualTo("plan");
     assertThat(context.path("scheduleTaskId").asString()).isEqualTo("task-7");
@@ -74,6 +75,7 @@ class ContextToolTest {
             "project",
             "backend",
             "model",
+            "provider",
             "thinking",
             "mode",
             "scheduleTaskId",

@@ -80,7 +80,8 @@ class CompositionIT {
       throws Exception {
     String project = "tools-project";
     JsonNode session =
-        fixture.scripted("tooled", Map.of("project", project, "model", "claude-sonnet-4-5"));
+        fixture.scripted(
+            "tooled", Map.of("project", project, "model", "claude-sonnet-4-5", "thinking", "High"));
     String id = session.path("id").asString();
     Map<String, Object> cost = new LinkedHashMap<>();
     cost.put("model", "claude-sonnet-4-5");
@@ -170,6 +171,8 @@ class CompositionIT {
     assertThat(context.path("project").asString()).isEqualTo(project);
     assertThat(context.path("backend").asString()).isEqualTo("command");
     assertThat(context.path("model").asString()).isEqualTo("claude-sonnet-4-5");
+    assertThat(context.path("thinking").asString()).isEqualTo("high");
+    assertThat(context.path("provider").isNull()).as("the command backend names none").isTrue();
     assertThat(context.path("mode").asString()).isEqualTo("default");
     assertThat(context.path("board").isNull()).isTrue();
 
