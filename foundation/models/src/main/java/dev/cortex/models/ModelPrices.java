@@ -1,4 +1,4 @@
-package dev.cortex.base.prices;
+package dev.cortex.models;
 
 import dev.cortex.base.Json;
 import java.io.IOException;
