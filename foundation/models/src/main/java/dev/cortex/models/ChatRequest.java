@@ -39,4 +39,9 @@ public record ChatRequest(
   public ChatRequest withModel(String other) {
     return new ChatRequest(other, system, messages, tools, maxTokens, temperature, thinking);
   }
+
+  /** The same request with another output limit. */
+  public ChatRequest withMaxTokens(int limit) {
+    return new ChatRequest(model, system, messages, tools, limit, temperature, thinking);
+  }
 }

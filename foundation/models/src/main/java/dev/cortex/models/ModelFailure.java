@@ -48,16 +48,25 @@ public final class ModelFailure extends Exception {
   private final Kind kind;
   private final int status;
   private final transient Duration retryAfter;
+  private final String answer;
 
   /**
    * @param status the HTTP status, or 0 when there was none
    * @param retryAfter how long the provider asked to wait ({@code retry-after}), or null
    */
   public ModelFailure(Kind kind, int status, Duration retryAfter, String message) {
+    this(kind, status, retryAfter, message, null);
+  }
+
+  /**
+   * @param answer what the API answered instead (its error body, cut to 16 KB), or null
+   */
+  public ModelFailure(Kind kind, int status, Duration retryAfter, String message, String answer) {
     super(message, null, false, false);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.status = status;
     this.retryAfter = retryAfter;
+    this.answer = answer;
   }
 
   public Kind kind() {
@@ -76,5 +85,13 @@ public final class ModelFailure extends Exception {
 
   public boolean retryable() {
     return kind.retryable();
+  }
+
+  /**
+   * What the API answered instead of an answer (its error body as it came, cut to 16 KB, without
+   * the key), for callers that show it; null when there was no such answer.
+   */
+  public String answer() {
+    return answer;
   }
 }

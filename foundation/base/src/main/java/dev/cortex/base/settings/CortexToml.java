@@ -95,7 +95,7 @@ public final class CortexToml {
                 + ")");
       }
       for (Map.Entry<String, JsonNode> key : entry.getValue().properties()) {
-        if (!table.keys().contains(key.getKey())) {
+        if (!table.openKeys() && !table.keys().contains(key.getKey())) {
           throw new StartupException(
               file
                   + ": unknown key ["

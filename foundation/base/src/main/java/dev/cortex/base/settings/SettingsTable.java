@@ -14,8 +14,17 @@ public interface SettingsTable<T> {
   /** The table's name, e.g. {@code server} for {@code [server]}. */
   String name();
 
-  /** Every key the table knows; any other stops start-up. */
+  /** Every key the table knows; any other stops start-up (unless the table has open keys). */
   Set<String> keys();
+
+  /**
+   * Whether the table's keys are names the user chooses (as {@code [models]}' are): then any key
+   * passes the check against {@link #keys()}, and the table refuses in {@link #read} what it does
+   * not know, through {@link TableValues#problem}.
+   */
+  default boolean openKeys() {
+    return false;
+  }
 
   /** Environment variables that override keys of this table: variable name to key. */
   Map<String, String> variables();

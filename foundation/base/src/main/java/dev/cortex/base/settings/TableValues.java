@@ -50,6 +50,11 @@ public final class TableValues {
     return configDir;
   }
 
+  /** Every key that was set, in the file's order, then those set by variables only. */
+  public java.util.Set<String> keys() {
+    return java.util.Collections.unmodifiableSet(values.keySet());
+  }
+
   /** Whether the key was set in the file or the environment. */
   public boolean has(String key) {
     return values.containsKey(key);

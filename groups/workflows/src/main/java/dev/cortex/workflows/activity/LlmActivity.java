@@ -1,8 +1,8 @@
 package dev.cortex.workflows.activity;
 
 import dev.cortex.base.Json;
-import dev.cortex.base.prices.ModelPrices;
 import dev.cortex.mcp.tool.Schema;
+import dev.cortex.models.ModelPrices;
 import dev.cortex.workflows.activity.LlmProvider.Answer;
 import dev.cortex.workflows.activity.LlmProvider.Prompt;
 import dev.cortex.workflows.manifest.StepKind;

@@ -9,7 +9,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.Json;
-import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.models.ModelPrices;
 import dev.cortex.workflows.manifest.Manifest;
 import dev.cortex.workflows.manifest.Step;
 import dev.cortex.workflows.manifest.StepKind;

@@ -3,8 +3,8 @@ package dev.cortex.server.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.CortexHome;
-import dev.cortex.base.prices.ModelPrices;
 import dev.cortex.http.HttpHost;
+import dev.cortex.models.ModelPrices;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.server.sessions.AllowlistCheck;

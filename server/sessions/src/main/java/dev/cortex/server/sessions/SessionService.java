@@ -1,6 +1,6 @@
 package dev.cortex.server.sessions;
 
-import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.models.ModelPrices;
 import dev.cortex.server.sessions.backend.Backend;
 import dev.cortex.server.sessions.store.Costs;
 import dev.cortex.server.sessions.store.Execution;

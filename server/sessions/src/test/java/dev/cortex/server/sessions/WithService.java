@@ -3,7 +3,7 @@ package dev.cortex.server.sessions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.CortexHome;
-import dev.cortex.base.prices.ModelPrices;
+import dev.cortex.models.ModelPrices;
 import dev.cortex.server.sessions.backend.Backend;
 import dev.cortex.server.sessions.backend.ClaudeBackend;
 import dev.cortex.server.sessions.backend.CommandBackend;

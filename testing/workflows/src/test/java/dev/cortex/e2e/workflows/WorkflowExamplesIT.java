@@ -304,7 +304,7 @@ class WorkflowExamplesIT {
             .readTree(
                 WorkflowServer.repository()
                     .resolve(
-                        "foundation/base/src/main/resources/dev/cortex/base/prices/llm-prices.json"))
+                        "foundation/models/src/main/resources/dev/cortex/models/llm-prices.json"))
             .path("models")
             .path("claude-haiku-4-5");
     BigDecimal usd =

@@ -1,4 +1,4 @@
-package dev.cortex.base.prices;
+package dev.cortex.models;
 
 import dev.cortex.base.Json;
 import java.io.IOException;
@@ -40,6 +40,16 @@ public final class ModelPrices {
       Objects.requireNonNull(cacheRead, "cacheRead");
       Objects.requireNonNull(cacheWrite, "cacheWrite");
     }
+
+    /** What {@code tokens} cost at this price, in US dollars. */
+    public BigDecimal usd(Tokens tokens) {
+      return input
+          .multiply(BigDecimal.valueOf(tokens.input()))
+          .add(output.multiply(BigDecimal.valueOf(tokens.output())))
+          .add(cacheRead.multiply(BigDecimal.valueOf(tokens.cacheRead())))
+          .add(cacheWrite.multiply(BigDecimal.valueOf(tokens.cacheWrite())))
+          .movePointLeft(6);
+    }
   }
 
   /** The tokens of one use of a model, by kind. */
@@ -47,6 +57,11 @@ public final class ModelPrices {
     /** Tokens without any cache. */
     public static Tokens of(long input, long output) {
       return new Tokens(input, output, 0, 0);
+    }
+
+    /** The tokens of one model call. */
+    public static Tokens of(Usage usage) {
+      return new Tokens(usage.input(), usage.output(), usage.cacheRead(), usage.cacheWrite());
     }
   }
 
@@ -121,14 +136,6 @@ public final class ModelPrices {
    * the table.
    */
   public Optional<BigDecimal> usd(String model, Tokens tokens) {
-    return price(model)
-        .map(
-            p ->
-                p.input()
-                    .multiply(BigDecimal.valueOf(tokens.input()))
-                    .add(p.output().multiply(BigDecimal.valueOf(tokens.output())))
-                    .add(p.cacheRead().multiply(BigDecimal.valueOf(tokens.cacheRead())))
-                    .add(p.cacheWrite().multiply(BigDecimal.valueOf(tokens.cacheWrite())))
-                    .movePointLeft(6));
+    return price(model).map(p -> p.usd(tokens));
   }
 }

@@ -1,4 +1,4 @@
-package dev.cortex.base.prices;
+package dev.cortex.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
