@@ -15,12 +15,16 @@ import dev.cortex.cli.Settings;
 import dev.cortex.cli.Version;
 import dev.cortex.cli.config.McpConfigFiles;
 import dev.cortex.mcp.compose.Composition;
+import dev.cortex.models.HttpModelClient;
+import dev.cortex.models.ModelCalls;
+import dev.cortex.models.ModelCatalog;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.Webhook;
 import dev.cortex.server.daemon.Daemon;
 import dev.cortex.server.daemon.DeviceCredentials;
 import dev.cortex.server.daemon.DeviceSettings;
 import dev.cortex.server.daemon.ServerSettings;
+import dev.cortex.server.loop.ApiBackend;
 import dev.cortex.server.sessions.Budgets;
 import dev.cortex.server.sessions.SessionSettings;
 import dev.cortex.server.sessions.backend.ClaudeBackend;
@@ -112,7 +116,18 @@ public final class AgentServerCommand implements Callable<Integer> {
                 clock,
                 services.settings().get(SessionSettings.TABLE),
                 () -> live.get().get(Budgets.TABLE),
-                List.of(new CommandBackend(), new ClaudeBackend(home)),
+                List.of(
+                    new CommandBackend(),
+                    new ClaudeBackend(home),
+                    new ApiBackend(
+                        home,
+                        io.env(),
+                        () -> ModelCatalog.of(live.get().tables(), io.env()),
+                        new HttpModelClient(),
+                        new InProcessServers(services),
+                        ModelCalls.RetryPolicy.DEFAULT,
+                        ModelCalls.Sleeper.REAL,
+                        clock)),
                 () -> live.get().get(WaitSettings.TABLE),
                 (groups, allowlist) -> {
                   // The composition a session's MCP server will make, checked the same way.
