@@ -31,12 +31,12 @@ import java.util.Objects;
  * process's database and settings. Its tools reach the agent server through its loopback webhook,
  * as a child's do.
  */
-final class InProcessServers implements SessionServers {
+public final class InProcessServers implements SessionServers {
   private final Services services;
   private AgentServerClient client;
   private String clientKey;
 
-  InProcessServers(Services services) {
+  public InProcessServers(Services services) {
     this.services = Objects.requireNonNull(services, "services");
   }
 

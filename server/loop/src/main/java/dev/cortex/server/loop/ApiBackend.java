@@ -117,8 +117,9 @@ public final class ApiBackend implements Backend {
                     new BackendException(
                         "The model '" + name + "' is no longer in cortex.toml's [models]."));
     ApiKeys keys = new ApiKeys(home, request.environment());
+    String key;
     try {
-      keys.require(models.provider(spec.provider()));
+      key = keys.require(models.provider(spec.provider()));
     } catch (ModelFailure e) {
       throw new BackendException(e.getMessage());
     }
@@ -137,8 +138,8 @@ public final class ApiBackend implements Backend {
             thinking,
             SystemPrompt.text(request, LocalDate.now(clock)),
             conversations,
-            () ->
-                composed ? InProcessTools.open(servers, request.environment()) : ToolSession.NONE);
+            () -> composed ? InProcessTools.open(servers, request.environment()) : ToolSession.NONE,
+            key);
     turn.start();
     return turn;
   }

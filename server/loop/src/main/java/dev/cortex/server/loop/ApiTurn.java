@@ -55,6 +55,7 @@ final class ApiTurn implements RunningTurn {
   private final String system;
   private final Conversations conversations;
   private final Supplier<ToolSession> tools;
+  private final String key;
   private final CancellationSignal cancellation = new CancellationSignal();
   private final CountDownLatch ended = new CountDownLatch(1);
   private final Deque<TurnRequest.Message> injected = new ArrayDeque<>();
@@ -70,7 +71,8 @@ final class ApiTurn implements RunningTurn {
       Thinking thinking,
       String system,
       Conversations conversations,
-      Supplier<ToolSession> tools) {
+      Supplier<ToolSession> tools,
+      String key) {
     this.request = request;
     this.events = events;
     this.calls = calls;
@@ -80,6 +82,7 @@ final class ApiTurn implements RunningTurn {
     this.system = system;
     this.conversations = conversations;
     this.tools = tools;
+    this.key = key;
   }
 
   void start() {
@@ -131,7 +134,9 @@ final class ApiTurn implements RunningTurn {
       outcome = BackendEvent.End.stopped();
     } catch (ModelFailure e) {
       outcome =
-          cancellation.isCancelled() ? BackendEvent.End.stopped() : BackendEvent.End.failed(say(e));
+          cancellation.isCancelled()
+              ? BackendEvent.End.stopped()
+              : BackendEvent.End.failed(scrub(say(e)));
     } catch (IllegalArgumentException e) {
       // The session's MCP server could not be composed: the sentence says why.
       outcome = BackendEvent.End.failed(e.getMessage());
@@ -329,7 +334,7 @@ final class ApiTurn implements RunningTurn {
                     Locale.ROOT,
                     "%s: %s Retrying in %.1f s (attempt %d of %d).",
                     spec.name(),
-                    failure.getMessage(),
+                    scrub(failure.getMessage()),
                     wait.toMillis() / 1000.0,
                     attempt,
                     attempts)));
@@ -341,12 +346,17 @@ final class ApiTurn implements RunningTurn {
             new BackendEvent.Note(
                 from.name()
                     + " stays unavailable ("
-                    + failure.getMessage()
+                    + scrub(failure.getMessage())
                     + "); asking "
                     + to.name()
                     + " instead."));
       }
     };
+  }
+
+  /** {@code text} without the API key, should a provider have echoed it. */
+  String scrub(String text) {
+    return key == null || key.length() < 8 || text == null ? text : text.replace(key, "[the key]");
   }
 
   /** A failure as the transcript says it. */

@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
  * calls tools through the SDK's client over an {@link InMemoryTransport}, so that every call is
  * validated, run and answered as over stdio, without a child process.
  */
-final class InProcessTools implements ToolSession {
+public final class InProcessTools implements ToolSession {
   /**
    * Tools never offered to the loop: its delegation is its own, and two tools of one name cannot
    * coexist.
@@ -56,7 +56,7 @@ final class InProcessTools implements ToolSession {
   }
 
   /** Builds the session's server with {@code servers} and connects to it. */
-  static InProcessTools open(SessionServers servers, Map<String, String> environment) {
+  public static InProcessTools open(SessionServers servers, Map<String, String> environment) {
     InMemoryTransport transport = new InMemoryTransport(McpAssembly.sdkMapper());
     CancelSignals cancellations = transport.cancelSignals();
     McpAsyncServer server = servers.build(environment, transport.serverSide(), cancellations);

@@ -6,7 +6,7 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /** A turn's connection to the session's tools. */
-interface ToolSession extends AutoCloseable {
+public interface ToolSession extends AutoCloseable {
   /** The tools the model is offered, in the server's order. */
   List<ToolDefinition> tools();
 
@@ -22,7 +22,7 @@ interface ToolSession extends AutoCloseable {
   void close();
 
   /** A tool's answer, flattened into text for the model. */
-  record Answer(String text, boolean error) {}
+  public record Answer(String text, boolean error) {}
 
   /** No tools: a session of the {@code none} composition. */
   ToolSession NONE =
