@@ -6,6 +6,7 @@ import dev.cortex.cli.evidence.CollectTestCommand;
 import dev.cortex.cli.evidence.EvidenceCommand;
 import dev.cortex.cli.mcp.McpCommand;
 import dev.cortex.cli.mcp.ToolsCommand;
+import dev.cortex.cli.models.ModelsCommand;
 import dev.cortex.cli.server.AgentServerCommand;
 import dev.cortex.cli.server.SignalCommand;
 import dev.cortex.cli.sessions.SessionsCommand;
@@ -94,6 +95,7 @@ public final class CortexCommand implements Callable<Integer> {
     sessions.addSubcommand("stop", new SessionsCommand.Stop(io));
     line.addSubcommand("sessions", sessions);
     line.addSubcommand("chat", new SessionsCommand.Chat(io));
+    line.addSubcommand("models", ModelsCommand.line(io));
     line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
     line.setExecutionExceptionHandler(

@@ -4,6 +4,7 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.base.settings.CortexToml;
 import dev.cortex.base.settings.SettingsTable;
 import dev.cortex.cli.workflows.TemporalTable;
+import dev.cortex.models.ModelCatalog;
 import dev.cortex.server.daemon.DeviceSettings;
 import dev.cortex.server.daemon.ServerSettings;
 import dev.cortex.server.sessions.Budgets;
@@ -33,10 +34,21 @@ public record Settings(CortexToml tables) {
           DeviceSettings.TABLE,
           SessionSettings.TABLE,
           Budgets.TABLE,
-          WaitSettings.TABLE);
+          WaitSettings.TABLE,
+          ModelCatalog.PROVIDERS_TABLE,
+          ModelCatalog.MODELS_TABLE);
 
-  static Settings load(CortexHome home, Map<String, String> env) {
-    return new Settings(CortexToml.load(home.configDir(), env, TABLES));
+  /**
+   * Reads the settings; the catalog's entries are checked against each other here too (a model of
+   * an unknown provider stops the command), the environment's base URLs only where models are
+   * called.
+   *
+   * @throws dev.cortex.base.StartupException naming the file and key, or the variable
+   */
+  public static Settings load(CortexHome home, Map<String, String> env) {
+    Settings settings = new Settings(CortexToml.load(home.configDir(), env, TABLES));
+    ModelCatalog.of(settings.tables(), Map.of());
+    return settings;
   }
 
   /**
@@ -59,6 +71,16 @@ public record Settings(CortexToml tables) {
 
   public TemporalSettings temporal() {
     return get(TemporalTable.TABLE);
+  }
+
+  /**
+   * The models and providers: the built-ins, {@code [providers]} and {@code [models]}, and the base
+   * URLs of {@code env}.
+   *
+   * @throws dev.cortex.base.StartupException naming a base-URL variable that is no http(s) URL
+   */
+  public ModelCatalog models(Map<String, String> env) {
+    return ModelCatalog.of(tables, env);
   }
 
   /** How commits reach the disk: {@code [storage] synchronous}, or CORTEX_SQLITE_SYNCHRONOUS. */

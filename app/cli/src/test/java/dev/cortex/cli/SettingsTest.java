@@ -156,4 +156,32 @@ class SettingsTest {
         .hasMessageContaining(file + ": [storage] synchronous")
         .hasMessageContaining("NORMAL or FULL");
   }
+
+  @Test
+  void load_modelsAndProviders_areComposed_andCheckedAgainstEachOther() throws Exception {
+    Files.writeString(
+        file,
+        """
+        [providers.ollama]
+        kind = "openai-compatible"
+        base_url = "http://127.0.0.1:11434/v1"
+
+        [models.local]
+        provider = "ollama"
+        context_tokens = 32768
+        """);
+    Settings settings = Settings.load(home, Map.of("CORTEX_OPENAI_BASE_URL", "ftp://x"));
+
+    assertThat(settings.models(Map.of()).model("local").orElseThrow().provider())
+        .isEqualTo("ollama");
+    assertThatThrownBy(() -> settings.models(Map.of("CORTEX_OPENAI_BASE_URL", "ftp://x")))
+        .isInstanceOf(StartupException.class)
+        .hasMessage("CORTEX_OPENAI_BASE_URL is not an http or https URL: 'ftp://x'");
+
+    Files.writeString(file, "[models.local]\nprovider = \"gone\"\ncontext_tokens = 1\n");
+    assertThatThrownBy(() -> Settings.load(home, Map.of()))
+        .isInstanceOf(StartupException.class)
+        .hasMessage(
+            file + ": [models] local.provider: 'gone' is no provider; known: anthropic, openai");
+  }
 }

@@ -32,6 +32,9 @@ final class Exchange implements AutoCloseable {
   /** The most bytes of a body read whole; an error body is cut there. */
   static final int BODY_LIMIT = 32 * 1024 * 1024;
 
+  /** How long the end of a body may take to follow a complete answer. */
+  private static final Duration FINISH = Duration.ofMillis(50);
+
   private final String api;
   private final Duration idle;
   private final Chunks chunks;
@@ -201,6 +204,24 @@ final class Exchange implements AutoCloseable {
       }
     }
     return body.toString(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads the rest of the body when it comes at once (its end, after a complete answer), so that
+   * the connection may serve the next call instead of being closed.
+   */
+  void finish() throws InterruptedException {
+    long deadline = System.nanoTime() + FINISH.toNanos();
+    while (!ended) {
+      long left = deadline - System.nanoTime();
+      Object item = left <= 0 ? null : chunks.take(Duration.ofNanos(left));
+      if (item == null) {
+        return;
+      }
+      if (!(item instanceof ByteBuffer)) {
+        ended = true;
+      }
+    }
   }
 
   /** Takes the next piece of the body; false at its end. */

@@ -97,7 +97,9 @@ public final class HttpModelClient implements ModelClient {
         return reply;
       }
       Wire.Decoder decoder = wire.decoder(provider.name(), key, listener);
-      ServerSentEvents.read(exchange, decoder);
+      if (ServerSentEvents.read(exchange, decoder)) {
+        exchange.finish();
+      }
       Reply reply = decoder.reply(request.model());
       log.debug("{} answered {}: {}", provider.name(), reply.model(), reply.stopReason());
       return reply;

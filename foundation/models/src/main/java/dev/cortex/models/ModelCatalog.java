@@ -32,9 +32,14 @@ public final class ModelCatalog {
    */
   public static final String OPENAI_BASE_URL = "CORTEX_OPENAI_BASE_URL";
 
-  /** The tables this catalog reads, for the program's settings to compose. */
-  public static final List<SettingsTable<?>> TABLES =
-      List.of(CatalogTables.PROVIDERS, CatalogTables.MODELS);
+  /** The {@code [providers]} table, for the program's settings to compose. */
+  public static final SettingsTable<?> PROVIDERS_TABLE = CatalogTables.PROVIDERS;
+
+  /** The {@code [models]} table, for the program's settings to compose. */
+  public static final SettingsTable<?> MODELS_TABLE = CatalogTables.MODELS;
+
+  /** Both tables this catalog reads. */
+  public static final List<SettingsTable<?>> TABLES = List.of(PROVIDERS_TABLE, MODELS_TABLE);
 
   /** What a new model of the user's may answer at most, when its entry does not say. */
   static final int DEFAULT_MAX_OUTPUT = 8_192;
@@ -196,6 +201,19 @@ public final class ModelCatalog {
     move(moved, "anthropic", ANTHROPIC_BASE_URL, env, false);
     move(moved, "openai", OPENAI_BASE_URL, env, true);
     return new ModelCatalog(moved, models, prices, defaultModel, shipped);
+  }
+
+  /**
+   * The variable that moves the base URL of the built-in provider {@code provider}: {@value
+   * #ANTHROPIC_BASE_URL} for {@code anthropic}, {@value #OPENAI_BASE_URL} for {@code openai}.
+   */
+  public static Optional<String> baseUrlVariable(String provider) {
+    return Optional.ofNullable(
+        switch (provider) {
+          case "anthropic" -> ANTHROPIC_BASE_URL;
+          case "openai" -> OPENAI_BASE_URL;
+          default -> null;
+        });
   }
 
   private static void move(

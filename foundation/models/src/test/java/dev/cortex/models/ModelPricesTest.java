@@ -53,4 +53,35 @@ class ModelPricesTest {
       assertThat(price.cacheWrite()).as(entry.getKey()).isGreaterThanOrEqualTo(price.input());
     }
   }
+
+  @Test
+  void price_matchesExactNamesAndDatedSnapshotsOnly() {
+    ModelPrices prices = ModelPrices.shipped();
+
+    assertThat(prices.price("claude-sonnet-4-5")).isPresent();
+    assertThat(prices.price("claude-sonnet-4-5-20250929"))
+        .isEqualTo(prices.price("claude-sonnet-4-5"));
+    assertThat(prices.price("gpt-4o-2024-08-06")).isEqualTo(prices.price("gpt-4o"));
+    assertThat(prices.price("claude-3-5-haiku-latest")).isEqualTo(prices.price("claude-3-5-haiku"));
+    assertThat(prices.price("gpt-4o-mini").orElseThrow().input())
+        .isEqualByComparingTo(new BigDecimal("0.15"));
+    assertThat(prices.price("gpt-4o-audio-preview")).isEmpty();
+    assertThat(prices.price("claude-sonnet-4-5-experimental")).isEmpty();
+    assertThat(prices.price("acme-7")).isEmpty();
+  }
+
+  @Test
+  void table_everyEntryHasPositivePrices_andTheFileDocumentsTheRule() throws Exception {
+    JsonNode table;
+    try (InputStream in = ModelPrices.class.getResourceAsStream(ModelPrices.RESOURCE)) {
+      table = Json.mapper().readTree(in);
+    }
+
+    assertThat(table.path("note").asString()).contains("YYYYMMDD");
+    assertThat(table.path("models").size()).isGreaterThan(10);
+    for (Map.Entry<String, JsonNode> entry : table.path("models").properties()) {
+      assertThat(entry.getValue().path("input").decimalValue()).as(entry.getKey()).isPositive();
+      assertThat(entry.getValue().path("output").decimalValue()).as(entry.getKey()).isPositive();
+    }
+  }
 }

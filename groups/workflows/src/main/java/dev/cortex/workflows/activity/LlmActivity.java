@@ -1,28 +1,26 @@
 package dev.cortex.workflows.activity;
 
+import dev.cortex.base.Cancellation;
 import dev.cortex.base.Json;
+import dev.cortex.base.StartupException;
 import dev.cortex.mcp.tool.Schema;
+import dev.cortex.models.ApiKeys;
+import dev.cortex.models.HttpModelClient;
+import dev.cortex.models.ModelCatalog;
+import dev.cortex.models.ModelFailure;
 import dev.cortex.models.ModelPrices;
-import dev.cortex.workflows.activity.LlmProvider.Answer;
-import dev.cortex.workflows.activity.LlmProvider.Prompt;
+import dev.cortex.models.ModelProvider;
+import dev.cortex.models.Reply;
 import dev.cortex.workflows.manifest.StepKind;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
@@ -32,14 +30,17 @@ import tools.jackson.databind.node.StringNode;
 
 /**
  * The {@code llm} kind: one prompt to a model through the Anthropic Messages API or an
- * OpenAI-compatible chat completions API. Where the request goes and with which key is decided by
- * the environment ({@code CORTEX_<PROVIDER>_BASE_URL}, {@code <PROVIDER>_API_KEY} or the secrets
- * file), never by the manifest.
+ * OpenAI-compatible chat completions API, as the models layer speaks them ({@link HttpModelClient},
+ * one answer without a stream). Where the request goes and with which key is decided by the
+ * environment ({@code CORTEX_<PROVIDER>_BASE_URL}, {@code <PROVIDER>_API_KEY} or the secrets file),
+ * never by the manifest.
  */
 public final class LlmActivity implements Activity {
   private static final Pattern FENCE =
       Pattern.compile("```[A-Za-z0-9_-]*[ \\t]*\\r?\\n?(.*?)```", Pattern.DOTALL);
-  private static final int ERROR_LIMIT = 500;
+
+  /** How long an answer may take to come, for a step without a timeout. */
+  static final Duration ANSWER_LIMIT = Duration.ofMinutes(10);
 
   private static final Map<String, Object> INPUT_SCHEMA =
       Schema.object()
@@ -59,35 +60,33 @@ public final class LlmActivity implements Activity {
                   "Ask for JSON and parse the answer into the output's json (default" + " false)."))
           .build();
 
-  private final java.util.function.Supplier<HttpClient> http;
-  private final java.util.function.Supplier<ModelPrices> prices;
+  private final Supplier<HttpModelClient> client;
+  private final Supplier<ModelPrices> prices;
 
   /** The client of every default activity, built on first use so that listing tools stays cheap. */
   private static final class Shared {
-    static final HttpClient CLIENT =
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
+    static final HttpModelClient CLIENT =
+        new HttpModelClient(HttpModelClient.CONNECT_TIMEOUT, ANSWER_LIMIT);
   }
 
   public LlmActivity() {
     this(() -> Shared.CLIENT, ModelPrices::shipped);
   }
 
-  /** Calls models through {@code http}, which must not follow redirects (a key could leak). */
-  public LlmActivity(HttpClient http) {
-    this(http, ModelPrices.shipped());
+  /** Calls models through {@code client}; a step's timeout becomes its idle timeout. */
+  public LlmActivity(HttpModelClient client) {
+    this(client, ModelPrices.shipped());
   }
 
-  LlmActivity(HttpClient http, ModelPrices prices) {
-    Objects.requireNonNull(http, "http");
+  LlmActivity(HttpModelClient client, ModelPrices prices) {
+    Objects.requireNonNull(client, "client");
     Objects.requireNonNull(prices, "prices");
-    this.http = () -> http;
+    this.client = () -> client;
     this.prices = () -> prices;
   }
 
-  private LlmActivity(
-      java.util.function.Supplier<HttpClient> http,
-      java.util.function.Supplier<ModelPrices> prices) {
-    this.http = http;
+  private LlmActivity(Supplier<HttpModelClient> client, Supplier<ModelPrices> prices) {
+    this.client = client;
     this.prices = prices;
   }
 
@@ -127,14 +126,12 @@ public final class LlmActivity implements Activity {
     if (!(named instanceof String name) || !OutputText.isLiteral(name)) {
       return List.of();
     }
-    Optional<LlmProvider> provider = LlmProvider.fromWireName(name);
-    if (provider.isEmpty()) {
+    if (ModelCatalog.baseUrlVariable(name).isEmpty()) {
       return List.of(); // the schema's enum reports it
     }
     List<String> problems = new ArrayList<>();
     try {
-      provider.get().endpoint(environment);
-      ApiKeys.find(provider.get().keyVariable(), environment);
+      key(provider(name, environment), environment);
     } catch (ActivityFailure e) {
       problems.add("step '" + step.id() + "': " + e.getMessage());
     }
@@ -143,113 +140,84 @@ public final class LlmActivity implements Activity {
 
   @Override
   public ActivityResult run(ActivityInput input) throws ActivityFailure, InterruptedException {
-    Prompt prompt = prompt(input.with());
-    LlmProvider provider = prompt.provider();
-    String key = ApiKeys.find(provider.keyVariable(), input.environment());
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(provider.endpoint(input.environment()))
-            .header("content-type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(Json.write(provider.body(prompt))));
-    provider.authorize(request, key);
-    input.timeoutDuration().ifPresent(request::timeout);
-    HttpResponse<String> response = send(provider, request.build(), input.timeout());
-    Answer answer = answer(provider, response, prompt.model());
+    LlmPrompt prompt = LlmPrompt.of(input.with());
+    ModelProvider provider = provider(prompt.provider(), input.environment());
+    String key = key(provider, input.environment());
+    HttpModelClient calls =
+        input.timeoutDuration().map(client.get()::withIdleTimeout).orElse(client.get());
+    Reply reply;
+    try {
+      reply = calls.complete(provider, key, prompt.request(), Cancellation.NONE);
+    } catch (ModelFailure failure) {
+      throw failure(failure);
+    }
 
     ObjectNode output = Json.mapper().createObjectNode();
-    output.put("text", answer.text());
-    output.put("model", answer.model());
-    output.put("stop_reason", answer.stopReason());
+    output.put("text", reply.text());
+    output.put("model", reply.model());
+    output.put("stop_reason", reply.stopReason());
     if (prompt.json()) {
-      output.set("json", parseJson(answer.text(), output));
+      output.set("json", parseJson(reply.text(), output));
     }
     ModelPrices prices = this.prices.get();
+    ModelPrices.Tokens tokens = ModelPrices.Tokens.of(reply.usage());
     BigDecimal usd =
-        prices
-            .usd(answer.model(), answer.inputTokens(), answer.outputTokens())
-            .or(() -> prices.usd(prompt.model(), answer.inputTokens(), answer.outputTokens()))
-            .orElse(null);
-    Cost cost = new Cost(answer.inputTokens(), answer.outputTokens(), usd, answer.model());
+        prices.usd(reply.model(), tokens).or(() -> prices.usd(prompt.model(), tokens)).orElse(null);
+    long inputTokens = tokens.input() + tokens.cacheRead() + tokens.cacheWrite();
+    Cost cost = new Cost(inputTokens, tokens.output(), usd, reply.model());
     return new ActivityResult(output, summary(prompt.model(), cost), cost);
   }
 
-  static Prompt prompt(JsonNode with) throws ActivityFailure {
-    String providerName =
-        with.hasNonNull("provider") ? with.get("provider").asString() : "anthropic";
-    LlmProvider provider =
-        LlmProvider.fromWireName(providerName)
-            .orElseThrow(
-                () ->
-                    new ActivityFailure(
-                        "invalid_input",
-                        "provider must be anthropic or openai, got '" + providerName + "'",
-                        null,
-                        false));
-    return new Prompt(
-        provider,
-        with.path("model").asString(),
-        with.path("prompt").asString(),
-        with.hasNonNull("system") ? with.get("system").asString() : null,
-        with.hasNonNull("max_tokens") ? with.get("max_tokens").asInt() : Prompt.DEFAULT_MAX_TOKENS,
-        with.hasNonNull("temperature") ? with.get("temperature").decimalValue() : null,
-        with.path("json").asBoolean(false));
-  }
-
-  private HttpResponse<String> send(LlmProvider provider, HttpRequest request, Duration timeout)
-      throws ActivityFailure, InterruptedException {
-    CompletableFuture<HttpResponse<String>> future =
-        http.get().sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    try {
-      return future.get();
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      throw e;
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      if (cause instanceof HttpTimeoutException) {
-        throw new ActivityFailure(
-            "timeout",
-            "the " + provider.wireName() + " API did not answer within " + timeout,
-            null,
-            true);
-      }
-      String detail =
-          cause instanceof IOException && cause.getMessage() != null
-              ? cause.getMessage()
-              : cause.getClass().getSimpleName();
-      throw new ActivityFailure(
-          "llm", "cannot reach the " + provider.wireName() + " API: " + detail, null, true);
-    }
-  }
-
-  private static Answer answer(LlmProvider provider, HttpResponse<String> response, String model)
+  /** The built-in provider {@code name}, at the base URL its variable gives, if it gives one. */
+  static ModelProvider provider(String name, ActivityEnvironment environment)
       throws ActivityFailure {
-    int status = response.statusCode();
-    JsonNode body = readJson(response.body());
-    if (status < 200 || status > 299) {
-      boolean retryable = status == 408 || status == 429 || status >= 500;
+    String variable = ModelCatalog.baseUrlVariable(name).orElseThrow();
+    Map<String, String> moved =
+        environment.variable(variable).map(url -> Map.of(variable, url)).orElse(Map.of());
+    try {
+      return ModelCatalog.builtIn().withBaseUrlsFrom(moved).provider(name);
+    } catch (StartupException e) {
+      throw new ActivityFailure("llm", e.getMessage(), null, false);
+    }
+  }
+
+  /**
+   * The provider's key.
+   *
+   * @throws ActivityFailure {@code missing_api_key} when neither place has it, {@code secrets} when
+   *     the secrets file is open to others or unreadable; neither is retryable
+   */
+  static String key(ModelProvider provider, ActivityEnvironment environment)
+      throws ActivityFailure {
+    ApiKeys keys = new ApiKeys(environment.home(), environment.variables());
+    try {
+      return keys.require(provider);
+    } catch (ModelFailure e) {
+      boolean secrets = keys.state(provider) == ApiKeys.KeyState.SECRETS_UNREADABLE;
+      throw new ActivityFailure(
+          secrets ? "secrets" : "missing_api_key", e.getMessage(), null, false);
+    }
+  }
+
+  /**
+   * A failed call as a step failure: an HTTP answer is {@code llm} with the status and the body in
+   * its output, no answer in time {@code timeout}, anything else {@code llm}; retryable as the
+   * failure's kind is.
+   */
+  static ActivityFailure failure(ModelFailure failure) {
+    if (failure.status() > 0) {
       ObjectNode output = Json.mapper().createObjectNode();
-      output.put("status", status);
-      output.set("body", body == null ? StringNode.valueOf(response.body()) : body);
-      throw new ActivityFailure(
-          "llm",
-          "the "
-              + provider.wireName()
-              + " API answered HTTP "
-              + status
-              + ": "
-              + errorMessage(body, response.body()),
-          output,
-          retryable);
+      output.put("status", failure.status());
+      String answer = failure.answer() == null ? "" : failure.answer();
+      JsonNode body = readJson(answer);
+      output.set("body", body == null ? StringNode.valueOf(answer) : body);
+      return new ActivityFailure("llm", failure.getMessage(), output, failure.retryable());
     }
-    Answer answer = body == null ? null : provider.answer(body, model);
-    if (answer == null || !answer.wellFormed()) {
-      throw new ActivityFailure(
-          "llm",
-          "the " + provider.wireName() + " API answered HTTP " + status + " without an answer",
-          null,
-          true);
-    }
-    return answer;
+    return new ActivityFailure(
+        failure.kind() == ModelFailure.Kind.TIMEOUT ? "timeout" : "llm",
+        failure.getMessage(),
+        null,
+        failure.retryable());
   }
 
   private static JsonNode readJson(String text) {
@@ -259,22 +227,6 @@ public final class LlmActivity implements Activity {
     } catch (JacksonException e) {
       return null;
     }
-  }
-
-  private static String errorMessage(JsonNode body, String raw) {
-    if (body != null) {
-      JsonNode error = body.path("error");
-      if (error.path("message").isString()) {
-        return truncate(error.path("message").asString());
-      }
-      if (error.isString()) {
-        return truncate(error.asString());
-      }
-      if (body.path("message").isString()) {
-        return truncate(body.path("message").asString());
-      }
-    }
-    return raw == null || raw.isBlank() ? "no message" : truncate(raw.strip());
   }
 
   /** The JSON value of a model's answer, unwrapped from a Markdown code fence if it has one. */
@@ -306,9 +258,5 @@ public final class LlmActivity implements Activity {
     BigDecimal usd = cost.usd();
     int scale = usd.compareTo(BigDecimal.ONE) >= 0 ? 2 : 4;
     return tokens + ", $" + usd.setScale(scale, RoundingMode.HALF_UP).toPlainString();
-  }
-
-  private static String truncate(String message) {
-    return message.length() <= ERROR_LIMIT ? message : message.substring(0, ERROR_LIMIT) + "…";
   }
 }

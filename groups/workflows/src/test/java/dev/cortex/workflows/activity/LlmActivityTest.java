@@ -1,25 +1,19 @@
 package dev.cortex.workflows.activity;
 
+import static dev.cortex.testing.FakeModelApi.failure;
+import static dev.cortex.testing.FakeModelApi.reply;
+import static dev.cortex.testing.FakeModelApi.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.cortex.base.CortexHome;
 import dev.cortex.base.Json;
-import dev.cortex.models.ModelPrices;
+import dev.cortex.testing.FakeModelApi;
 import dev.cortex.workflows.manifest.Manifest;
 import dev.cortex.workflows.manifest.Step;
 import dev.cortex.workflows.manifest.StepKind;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.math.BigDecimal;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -27,98 +21,60 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
 
 class LlmActivityTest {
   @TempDir Path temp;
 
   private final LlmActivity activity = new LlmActivity();
   private final RunScope scope = new RunScope();
-  private final CountDownLatch release = new CountDownLatch(1);
-  private HttpServer server;
-  private volatile int status = 200;
-  private volatile String answer = "{}";
-  private volatile boolean hang;
-  private volatile Headers receivedHeaders;
-  private volatile String receivedPath;
-  private volatile JsonNode receivedBody;
+  private final FakeModelApi api = FakeModelApi.start();
   private Map<String, String> variables;
 
   @BeforeEach
-  void setUp() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/", this::handle);
-    server.start();
-    String base = "http://127.0.0.1:" + server.getAddress().getPort();
+  void setUp() {
     variables = new HashMap<>();
-    variables.put("CORTEX_ANTHROPIC_BASE_URL", base);
-    variables.put("CORTEX_OPENAI_BASE_URL", base + "/");
+    variables.put("CORTEX_ANTHROPIC_BASE_URL", api.url());
+    variables.put("CORTEX_OPENAI_BASE_URL", api.url() + "/");
     variables.put("ANTHROPIC_API_KEY", "sk-ant-test");
     variables.put("OPENAI_API_KEY", "sk-openai-test");
   }
 
   @AfterEach
   void tearDown() {
-    release.countDown();
-    server.stop(0);
+    api.close();
     scope.close();
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (InputStream in = exchange.getRequestBody()) {
-      receivedBody = Json.mapper().readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    }
-    receivedHeaders = exchange.getRequestHeaders();
-    receivedPath = exchange.getRequestURI().getPath();
-    if (hang) {
-      try {
-        release.await(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    byte[] body = answer.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("content-type", "application/json");
-    exchange.sendResponseHeaders(status, body.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(body);
-    }
+  private FakeModelApi.Request received() {
+    return api.lastRequest();
   }
 
   @Test
   void run_anthropic_sendsAMessagesRequestAndReturnsTheAnswer() throws Exception {
-    answer =
-        """
-        {"id":"msg_1","type":"message","role":"assistant",
-         "model":"claude-sonnet-4-5-20250929",
-         "content":[{"type":"text","text":"Hello"},{"type":"text","text":" there"}],
-         "stop_reason":"end_turn",
-         "usage":{"input_tokens":1234,"output_tokens":256}}
-        """;
+    api.answers(
+        reply().text("Hello").text(" there").model("claude-sonnet-4-5-20250929").usage(1234, 256));
 
     ActivityResult result =
         activity.run(
             input(
                 Map.of("model", "claude-sonnet-4-5", "prompt", "Say hello", "system", "Be brief")));
 
-    assertThat(receivedPath).isEqualTo("/v1/messages");
-    assertThat(receivedHeaders.getFirst("x-api-key")).isEqualTo("sk-ant-test");
-    assertThat(receivedHeaders.getFirst("anthropic-version")).isEqualTo("2023-06-01");
-    assertThat(receivedHeaders.getFirst("Authorization")).isNull();
-    assertThat(receivedBody.path("model").asString()).isEqualTo("claude-sonnet-4-5");
-    assertThat(receivedBody.path("max_tokens").asInt()).isEqualTo(1024);
-    assertThat(receivedBody.path("system").asString()).isEqualTo("Be brief");
-    assertThat(receivedBody.has("temperature")).isFalse();
-    assertThat(receivedBody.path("messages"))
+    assertThat(received().path()).isEqualTo("/v1/messages");
+    assertThat(received().header("x-api-key")).isEqualTo("sk-ant-test");
+    assertThat(received().header("anthropic-version")).isEqualTo("2023-06-01");
+    assertThat(received().header("Authorization")).isNull();
+    assertThat(received().body().path("model").asString()).isEqualTo("claude-sonnet-4-5");
+    assertThat(received().body().path("max_tokens").asInt()).isEqualTo(1024);
+    assertThat(received().body().path("system").asString()).isEqualTo("Be brief");
+    assertThat(received().body().has("temperature")).isFalse();
+    assertThat(received().body().has("stream")).isFalse();
+    assertThat(received().body().path("messages"))
         .isEqualTo(Json.mapper().readTree("[{\"role\":\"user\",\"content\":\"Say hello\"}]"));
 
     assertThat(result.output())
@@ -136,13 +92,7 @@ class LlmActivityTest {
 
   @Test
   void run_openai_sendsAChatCompletionRequestAndReturnsTheAnswer() throws Exception {
-    answer =
-        """
-        {"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4o-2024-08-06",
-         "choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},
-                     "finish_reason":"stop"}],
-         "usage":{"prompt_tokens":1000,"completion_tokens":100,"total_tokens":1100}}
-        """;
+    api.answers(text("Hi!").model("gpt-4o-2024-08-06").usage(1000, 100));
 
     ActivityResult result =
         activity.run(
@@ -155,13 +105,13 @@ class LlmActivityTest {
                     "max_tokens", 200,
                     "temperature", 0.5)));
 
-    assertThat(receivedPath).isEqualTo("/v1/chat/completions");
-    assertThat(receivedHeaders.getFirst("Authorization")).isEqualTo("Bearer sk-openai-test");
-    assertThat(receivedHeaders.getFirst("x-api-key")).isNull();
-    assertThat(receivedBody.path("model").asString()).isEqualTo("gpt-4o");
-    assertThat(receivedBody.path("max_tokens").asInt()).isEqualTo(200);
-    assertThat(receivedBody.path("temperature").asDouble()).isEqualTo(0.5);
-    assertThat(receivedBody.path("messages"))
+    assertThat(received().path()).isEqualTo("/v1/chat/completions");
+    assertThat(received().header("Authorization")).isEqualTo("Bearer sk-openai-test");
+    assertThat(received().header("x-api-key")).isNull();
+    assertThat(received().body().path("model").asString()).isEqualTo("gpt-4o");
+    assertThat(received().body().path("max_tokens").asInt()).isEqualTo(200);
+    assertThat(received().body().path("temperature").asDouble()).isEqualTo(0.5);
+    assertThat(received().body().path("messages"))
         .isEqualTo(
             Json.mapper()
                 .readTree(
@@ -178,7 +128,7 @@ class LlmActivityTest {
 
   @Test
   void run_unknownModel_costIsUnknown() throws Exception {
-    answer = anthropicAnswer("acme-7", "ok");
+    api.answers(text("ok").model("acme-7"));
 
     ActivityResult result = activity.run(input(Map.of("model", "acme-7", "prompt", "hi")));
 
@@ -189,19 +139,19 @@ class LlmActivityTest {
 
   @Test
   void run_json_asksForJsonAndParsesAFencedAnswer() throws Exception {
-    answer = anthropicAnswer("claude-haiku-4-5", "```json\n{\"items\": [1, 2]}\n```");
+    api.answers(text("```json\n{\"items\": [1, 2]}\n```").model("claude-haiku-4-5"));
 
     ActivityResult result =
         activity.run(input(Map.of("model", "claude-haiku-4-5", "prompt", "list", "json", true)));
 
-    assertThat(receivedBody.path("system").asString()).contains("JSON");
+    assertThat(received().body().path("system").asString()).contains("JSON");
     assertThat(result.output().path("json")).isEqualTo(Json.mapper().readTree("{\"items\":[1,2]}"));
     assertThat(result.output().path("text").asString()).startsWith("```json");
   }
 
   @Test
   void run_jsonWithUnparsableAnswer_failsWithInvalidOutput() {
-    answer = anthropicAnswer("claude-haiku-4-5", "Sure! Here it is: {items: [1, 2]");
+    api.answers(text("Sure! Here it is: {items: [1, 2]").model("claude-haiku-4-5"));
 
     assertThatThrownBy(
             () ->
@@ -217,9 +167,7 @@ class LlmActivityTest {
 
   @Test
   void run_rateLimited_failsRetryablyWithStatusAndTheApiMessage() {
-    status = 429;
-    answer =
-        "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"slow down\"}}";
+    api.answers(failure(429).type("rate_limit_error").message("slow down"));
 
     assertThatThrownBy(() -> activity.run(input(Map.of("model", "claude-opus-4-1", "prompt", "x"))))
         .isInstanceOfSatisfying(
@@ -230,13 +178,14 @@ class LlmActivityTest {
               assertThat(f.getMessage())
                   .isEqualTo("the anthropic API answered HTTP 429: slow down");
               assertThat(f.output().path("status").asInt()).isEqualTo(429);
+              assertThat(f.output().path("body").path("error").path("message").asString())
+                  .isEqualTo("slow down");
             });
   }
 
   @Test
   void run_badRequest_failsNotRetryable() {
-    status = 400;
-    answer = "{\"error\":{\"message\":\"max_tokens is too large\",\"type\":\"invalid_request\"}}";
+    api.answers(failure(400).type("invalid_request").message("max_tokens is too large"));
 
     assertThatThrownBy(
             () ->
@@ -253,7 +202,7 @@ class LlmActivityTest {
 
   @Test
   void run_stepTimeout_failsWithTimeout() {
-    hang = true;
+    api.answers(reply().hold().text("too late"));
 
     assertThatThrownBy(
             () ->
@@ -284,7 +233,7 @@ class LlmActivityTest {
                   .contains("ANTHROPIC_API_KEY")
                   .contains(temp.resolve("config").resolve("secrets.json").toString());
             });
-    assertThat(receivedPath).isNull();
+    assertThat(api.requests()).isEmpty();
   }
 
   @Test
@@ -292,11 +241,11 @@ class LlmActivityTest {
     assumeTrue(posix(), "POSIX permissions");
     variables.remove("OPENAI_API_KEY");
     writeSecrets("rw-------", "{\"OPENAI_API_KEY\": \"sk-from-file\"}");
-    answer = openAiAnswer("gpt-4o-mini", "ok");
+    api.answers(text("ok").model("gpt-4o-mini"));
 
     activity.run(input(Map.of("provider", "openai", "model", "gpt-4o-mini", "prompt", "x")));
 
-    assertThat(receivedHeaders.getFirst("Authorization")).isEqualTo("Bearer sk-from-file");
+    assertThat(received().header("Authorization")).isEqualTo("Bearer sk-from-file");
   }
 
   @Test
@@ -314,18 +263,18 @@ class LlmActivityTest {
               assertThat(f.retryable()).isFalse();
               assertThat(f.getMessage()).contains(file.toString()).contains("chmod 600");
             });
-    assertThat(receivedPath).isNull();
+    assertThat(api.requests()).isEmpty();
   }
 
   @Test
   void run_environmentKey_winsOverTheSecretsFile() throws Exception {
     assumeTrue(posix(), "POSIX permissions");
     writeSecrets("rw-------", "{\"ANTHROPIC_API_KEY\": \"sk-from-file\"}");
-    answer = anthropicAnswer("claude-haiku-4-5", "ok");
+    api.answers(text("ok").model("claude-haiku-4-5"));
 
     activity.run(input(Map.of("model", "claude-haiku-4-5", "prompt", "x")));
 
-    assertThat(receivedHeaders.getFirst("x-api-key")).isEqualTo("sk-ant-test");
+    assertThat(received().header("x-api-key")).isEqualTo("sk-ant-test");
   }
 
   @Test
@@ -341,37 +290,6 @@ class LlmActivityTest {
             "provider", "model", "prompt", "system", "max_tokens", "temperature", "json");
   }
 
-  @Test
-  void prices_matchExactNamesAndDatedSnapshotsOnly() {
-    ModelPrices prices = ModelPrices.shipped();
-
-    assertThat(prices.price("claude-sonnet-4-5")).isPresent();
-    assertThat(prices.price("claude-sonnet-4-5-20250929"))
-        .isEqualTo(prices.price("claude-sonnet-4-5"));
-    assertThat(prices.price("gpt-4o-2024-08-06")).isEqualTo(prices.price("gpt-4o"));
-    assertThat(prices.price("claude-3-5-haiku-latest")).isEqualTo(prices.price("claude-3-5-haiku"));
-    assertThat(prices.price("gpt-4o-mini").orElseThrow().input())
-        .isEqualByComparingTo(new BigDecimal("0.15"));
-    assertThat(prices.price("gpt-4o-audio-preview")).isEmpty();
-    assertThat(prices.price("claude-sonnet-4-5-experimental")).isEmpty();
-    assertThat(prices.price("acme-7")).isEmpty();
-  }
-
-  @Test
-  void prices_everyEntryHasPositivePricesAndTheFileDocumentsTheRule() throws Exception {
-    JsonNode table;
-    try (InputStream in = ModelPrices.class.getResourceAsStream(ModelPrices.RESOURCE)) {
-      table = Json.mapper().readTree(in);
-    }
-
-    assertThat(table.path("note").asString()).contains("YYYYMMDD");
-    assertThat(table.path("models").size()).isGreaterThan(10);
-    for (Map.Entry<String, JsonNode> entry : table.path("models").properties()) {
-      assertThat(entry.getValue().path("input").decimalValue()).as(entry.getKey()).isPositive();
-      assertThat(entry.getValue().path("output").decimalValue()).as(entry.getKey()).isPositive();
-    }
-  }
-
   private Path writeSecrets(String permissions, String content) throws IOException {
     Path file = temp.resolve("config").resolve("secrets.json");
     Files.createDirectories(file.getParent());
@@ -382,27 +300,6 @@ class LlmActivityTest {
 
   private boolean posix() {
     return Files.getFileAttributeView(temp, PosixFileAttributeView.class) != null;
-  }
-
-  private static String anthropicAnswer(String model, String text) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("model", model);
-    body.put("content", List.of(Map.of("type", "text", "text", text)));
-    body.put("stop_reason", "end_turn");
-    body.put("usage", Map.of("input_tokens", 10, "output_tokens", 5));
-    return Json.write(body);
-  }
-
-  private static String openAiAnswer(String model, String text) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("model", model);
-    body.put(
-        "choices",
-        List.of(
-            Map.of(
-                "message", Map.of("role", "assistant", "content", text), "finish_reason", "stop")));
-    body.put("usage", Map.of("prompt_tokens", 10, "completion_tokens", 5));
-    return Json.write(body);
   }
 
   private ActivityInput input(Map<String, Object> with) {
