@@ -113,7 +113,21 @@ public final class AgentServerCommand implements Callable<Integer> {
                 clock,
                 services.settings().get(SessionSettings.TABLE),
                 () -> live.get().get(Budgets.TABLE),
-                List.of(new CommandBackend(), new ClaudeBackend(home)),
+                List.of(
+                    new CommandBackend(),
+                    new ClaudeBackend(
+                        home,
+                        io.env(),
+                        groups ->
+                            Composition.select(
+                                    AllGroups.registry(services),
+                                    String.join(",", groups),
+                                    null,
+                                    null)
+                                .tools()
+                                .stream()
+                                .map(tool -> tool.name())
+                                .collect(java.util.stream.Collectors.toSet()))),
                 () -> live.get().get(WaitSettings.TABLE),
                 (groups, allowlist) -> {
                   // The composition a session's MCP server will make, checked the same way.

@@ -33,21 +33,25 @@ final class Creation {
 
   private final SessionStore store;
   private final Set<String> backends;
+  private final java.util.function.Function<String, String> backendRefusal;
   private final SessionSettings settings;
   private final AllowlistCheck allowlists;
   private final Clock clock;
 
   /**
    * @param backends the names of the backends a session may have, in order
+   * @param backendRefusal why a backend cannot run sessions here (by its name), or null
    */
   Creation(
       SessionStore store,
       Set<String> backends,
+      java.util.function.Function<String, String> backendRefusal,
       SessionSettings settings,
       AllowlistCheck allowlists,
       Clock clock) {
     this.store = store;
     this.backends = backends;
+    this.backendRefusal = backendRefusal;
     this.settings = settings;
     this.allowlists = allowlists;
     this.clock = clock;
@@ -98,6 +102,10 @@ final class Creation {
     }
     if (backend.equals("command") && (request.program() == null || request.program().isEmpty())) {
       throw invalid("The command backend needs the program that runs each turn.");
+    }
+    String refusal = backendRefusal.apply(backend);
+    if (refusal != null) {
+      throw invalid(refusal);
     }
     return backend;
   }

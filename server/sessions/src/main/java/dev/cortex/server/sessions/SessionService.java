@@ -145,6 +145,7 @@ public final class SessionService implements AutoCloseable {
         new Creation(
             store,
             byName.keySet(),
+            name -> byName.get(name).refusal(),
             Objects.requireNonNull(settings, "settings"),
             Objects.requireNonNull(allowlists, "allowlists"),
             clock);

@@ -18,6 +18,14 @@ public interface Backend {
    */
   RunningTurn start(TurnRequest request, TurnEvents events) throws BackendException;
 
+  /**
+   * Why no session of this backend can run on this server, in a sentence that says what to do
+   * (checked when a session is created); null when sessions can run.
+   */
+  default String refusal() {
+    return null;
+  }
+
   /** Receives a turn's events. */
   @FunctionalInterface
   interface TurnEvents {
