@@ -88,6 +88,16 @@ class ReleaseArtifactsIT {
     Path image = unpackImage("image-files");
 
     assertThat(image.resolve("LICENSE")).content().contains("MIT License");
+    // The bundled libraries' notices, from their POMs at build time, in the image and the jar.
+    assertThat(image.resolve("THIRD-PARTY.txt"))
+        .content()
+        .contains("List of third-party dependencies grouped by their license type.")
+        .contains("org.eclipse.jetty:jetty-server")
+        .contains("tools.jackson.core:jackson-databind")
+        .doesNotContain("dev.cortex:");
+    try (var jar = new java.util.zip.ZipFile(image.resolve("lib/cortex/cortex.jar").toFile())) {
+      assertThat(jar.getEntry("THIRD-PARTY.txt")).isNotNull();
+    }
     assertThat(image.resolve("bin/cortex.cmd"))
         .content()
         .contains("\\bin\\java.exe")
@@ -258,7 +268,9 @@ class ReleaseArtifactsIT {
       }
     }
 
-    assertThat(entries).noneMatch(name -> name.endsWith("/")).contains("server/bin/cortex");
+    assertThat(entries)
+        .noneMatch(name -> name.endsWith("/"))
+        .contains("server/bin/cortex", "LICENSE", "THIRD-PARTY.txt");
     assertThat(manifest).isNotNull();
     assertThat(manifest.path("icon").asString()).isEqualTo("icon.png");
     assertThat(icon).isNotNull();
