@@ -17,8 +17,9 @@ import java.util.Set;
 
 /**
  * Where Cortex keeps its state. Resolution follows {@code CORTEX_HOME}, else the platform's data
- * directory; {@code CORTEX_DATA_DIR} moves the data directory alone. Nothing is created until a
- * caller asks for a directory, and what Cortex creates is readable by its owner only.
+ * directory under the user's home ({@link #userHome}); {@code CORTEX_DATA_DIR} moves the data
+ * directory alone. Nothing is created until a caller asks for a directory, and what Cortex creates
+ * is readable by its owner only.
  *
  * @param root the Cortex home
  * @param dataDir where the SQLite database lives
@@ -41,17 +42,38 @@ public record CortexHome(Path root, Path dataDir) {
   }
 
   /**
-   * Resolves the home from an environment map, an OS name and a user home directory.
+   * Resolves the home from an environment map, an OS name and the JVM's {@code user.home}.
    *
+   * @param javaUserHome the JVM's {@code user.home}, used when the environment names no home
    * @throws IllegalArgumentException when a configured directory is not an absolute path
    */
-  public static CortexHome resolve(Map<String, String> env, String osName, String userHome) {
+  public static CortexHome resolve(Map<String, String> env, String osName, String javaUserHome) {
     Path root = configured(env, "CORTEX_HOME");
     if (root == null) {
-      root = platformDefault(env, osName.toLowerCase(Locale.ROOT), Path.of(userHome));
+      root =
+          platformDefault(
+              env, osName.toLowerCase(Locale.ROOT), userHome(env, osName, javaUserHome));
     }
     Path data = configured(env, "CORTEX_DATA_DIR");
     return new CortexHome(root.normalize(), data == null ? root.resolve("data") : data.normalize());
+  }
+
+  /**
+   * The user's home directory, by the one rule every part of Cortex follows (the default {@code
+   * CORTEX_HOME}, the MCP clients' files): {@code HOME} ({@code USERPROFILE} on Windows) when it is
+   * set to an absolute path, as shells and the clients themselves read it, else the JVM's {@code
+   * user.home} (which comes from the password database and ignores {@code HOME}).
+   */
+  public static Path userHome(Map<String, String> env, String osName, String javaUserHome) {
+    boolean windows = osName.toLowerCase(Locale.ROOT).contains("windows");
+    String value = env.get(windows ? "USERPROFILE" : "HOME");
+    if (value != null && !value.isBlank()) {
+      Path path = Path.of(value);
+      if (path.isAbsolute()) {
+        return path;
+      }
+    }
+    return Path.of(javaUserHome);
   }
 
   private static Path configured(Map<String, String> env, String name) {

@@ -42,6 +42,34 @@ class CortexHomeTest {
         .isEqualTo(Path.of("/home/a/.local/share/cortex"));
   }
 
+  /** Regression: the default home followed user.home while the MCP clients' files followed HOME. */
+  @Test
+  void resolve_homeSet_followsHomeRatherThanTheJvmsUserHome() {
+    assertThat(CortexHome.resolve(Map.of("HOME", "/home/b"), "Linux", "/home/a").root())
+        .isEqualTo(Path.of("/home/b/.local/share/cortex"));
+    assertThat(CortexHome.resolve(Map.of("HOME", "/Users/b"), "Mac OS X", "/Users/a").root())
+        .isEqualTo(Path.of("/Users/b/Library/Application Support/Cortex"));
+  }
+
+  @Test
+  void userHome_homeBlankOrRelative_fallsBackToTheJvmsUserHome() {
+    assertThat(CortexHome.userHome(Map.of("HOME", " "), "Linux", "/home/a"))
+        .isEqualTo(Path.of("/home/a"));
+    assertThat(CortexHome.userHome(Map.of("HOME", "relative"), "Linux", "/home/a"))
+        .isEqualTo(Path.of("/home/a"));
+    assertThat(CortexHome.userHome(Map.of(), "Linux", "/home/a")).isEqualTo(Path.of("/home/a"));
+  }
+
+  @Test
+  void userHome_onWindows_followsUserProfileNotHome() {
+    assertThat(
+            CortexHome.userHome(
+                Map.of("HOME", "/c/msys/home", "USERPROFILE", "/c/Users/b"),
+                "Windows 11",
+                "/c/Users/a"))
+        .isEqualTo(Path.of("/c/Users/b"));
+  }
+
   @Test
   void resolve_macOs_usesApplicationSupport() {
     assertThat(CortexHome.resolve(Map.of(), "Mac OS X", "/Users/a").root())

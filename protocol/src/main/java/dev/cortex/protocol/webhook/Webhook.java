@@ -48,6 +48,13 @@ public final class Webhook {
   /** Tells the server that a device's credential was revoked (it drops the connection). */
   public static final String DEVICE_REVOKED = "/webhook/devices/revoked";
 
+  /**
+   * Tells the server that machines.json names a device now ({@code cortex server enroll}): the
+   * server reads the file at once and answers whether the device is admitted, and the URL devices
+   * connect to.
+   */
+  public static final String DEVICE_REGISTERED = "/webhook/devices/registered";
+
   /** Health, for people and scripts: no token needed, nothing secret in it. */
   public static final String HEALTH = "/health";
 
@@ -71,6 +78,17 @@ public final class Webhook {
 
   /** A device revoked by {@code cortex server revoke}. */
   public record DeviceRevoked(String device) {}
+
+  /** A device just added to (or changed in) machines.json by {@code cortex server enroll}. */
+  public record DeviceRegistered(String device) {}
+
+  /**
+   * The answer to {@link DeviceRegistered}.
+   *
+   * @param registered whether the registry in force now admits the device
+   * @param hubUrl the URL devices connect to
+   */
+  public record Registration(boolean registered, String hubUrl) {}
 
   /** An event line of a streamed answer: output of a running command. */
   public record OutputEvent(String event, String stream, String data) {

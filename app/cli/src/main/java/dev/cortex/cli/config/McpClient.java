@@ -10,7 +10,7 @@ import java.util.Optional;
  * its servers in, per scope and operating system, and the shape of a stdio server entry there.
  */
 enum McpClient {
-  CLAUDE_DESKTOP("claude-desktop", "Claude Desktop", "mcpServers", false, false) {
+  CLAUDE_DESKTOP("claude-desktop", "Claude Desktop", "mcpServers", false, false, false) {
     @Override
     Optional<Path> file(Scope scope, McpClientPaths paths) {
       if (scope == Scope.PROJECT) {
@@ -19,7 +19,7 @@ enum McpClient {
       return Optional.of(paths.appData().resolve("Claude").resolve("claude_desktop_config.json"));
     }
   },
-  CLAUDE_CODE("claude-code", "Claude Code", "mcpServers", true, true) {
+  CLAUDE_CODE("claude-code", "Claude Code", "mcpServers", true, true, false) {
     @Override
     Optional<Path> file(Scope scope, McpClientPaths paths) {
       return Optional.of(
@@ -28,7 +28,7 @@ enum McpClient {
               : paths.workDir().resolve(".mcp.json"));
     }
   },
-  VSCODE("vscode", "VS Code", "servers", true, false) {
+  VSCODE("vscode", "VS Code", "servers", true, false, true) {
     @Override
     Optional<Path> file(Scope scope, McpClientPaths paths) {
       return Optional.of(
@@ -37,7 +37,7 @@ enum McpClient {
               : paths.workDir().resolve(".vscode").resolve("mcp.json"));
     }
   },
-  CURSOR("cursor", "Cursor", "mcpServers", false, false) {
+  CURSOR("cursor", "Cursor", "mcpServers", false, false, false) {
     @Override
     Optional<Path> file(Scope scope, McpClientPaths paths) {
       Path base = scope == Scope.USER ? paths.home() : paths.workDir();
@@ -56,13 +56,16 @@ enum McpClient {
   private final String serversKey;
   private final boolean typed;
   private final boolean withEnv;
+  private final boolean jsonc;
 
-  McpClient(String id, String title, String serversKey, boolean typed, boolean withEnv) {
+  McpClient(
+      String id, String title, String serversKey, boolean typed, boolean withEnv, boolean jsonc) {
     this.id = id;
     this.title = title;
     this.serversKey = serversKey;
     this.typed = typed;
     this.withEnv = withEnv;
+    this.jsonc = jsonc;
   }
 
   /** The configuration file for {@code scope}, or empty when the client has no such scope. */
@@ -91,6 +94,14 @@ enum McpClient {
   /** Whether entries carry an {@code env} object, as {@code claude mcp add} writes them. */
   boolean withEnv() {
     return withEnv;
+  }
+
+  /**
+   * Whether the client reads its file as JSON with comments and trailing commas (VS Code's JSONC),
+   * so that a file holding them is edited with them kept; the other clients' files are plain JSON.
+   */
+  boolean jsonc() {
+    return jsonc;
   }
 
   static Optional<McpClient> byId(String id) {

@@ -1,6 +1,7 @@
 package dev.cortex.cli.config;
 
 import java.util.List;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.core.util.DefaultIndenter;
@@ -15,9 +16,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The text of one MCP client configuration file with the {@code cortex} server entry merged in or
- * taken out. Everything else in the file (other servers, other keys, their order, an entry's own
- * extra keys such as {@code env}) is kept; the file is written back indented by two spaces, as the
- * clients write it.
+ * taken out, by an edit of that entry alone: everything else in the file (other servers, other
+ * keys, their order, comments where the client reads JSONC, the file's own indentation) stays as it
+ * was, and an existing entry keeps its place and its own extra keys and {@code env}. A new or
+ * changed entry is written indented by two spaces, as the clients write it.
  */
 final class McpClientFile {
   private McpClientFile() {}
@@ -52,13 +54,17 @@ final class McpClientFile {
 
   private static final JsonMapper STRICT =
       JsonMapper.builder()
-          .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
           .build();
   private static final JsonMapper WITH_COMMENTS =
       STRICT.rebuild().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
+
+  /** JSON with comments and trailing commas, as VS Code reads its settings files. */
+  private static final JsonMapper JSONC =
+      WITH_COMMENTS.rebuild().enable(JsonReadFeature.ALLOW_TRAILING_COMMA).build();
+
   private static final DefaultPrettyPrinter PRINTER =
       new DefaultPrettyPrinter(
               Separators.createDefaultInstance()
@@ -68,8 +74,11 @@ final class McpClientFile {
           .withObjectIndenter(new DefaultIndenter("  ", "\n"))
           .withArrayIndenter(new DefaultIndenter("  ", "\n"));
 
-  /** The stdio entry that starts {@code command} in {@code client}'s format. */
-  static ObjectNode entry(McpClient client, List<String> command) {
+  /**
+   * The stdio entry that starts {@code command} in {@code client}'s format, with {@code env} (the
+   * variables its server needs; an {@code env} object always for the clients that write one).
+   */
+  static ObjectNode entry(McpClient client, List<String> command, Map<String, String> env) {
     ObjectNode entry = STRICT.createObjectNode();
     if (client.typed()) {
       entry.put("type", "stdio");
@@ -77,8 +86,9 @@ final class McpClientFile {
     entry.put("command", command.get(0));
     ArrayNode args = entry.putArray("args");
     command.subList(1, command.size()).forEach(args::add);
-    if (client.withEnv()) {
-      entry.putObject("env");
+    if (client.withEnv() || !env.isEmpty()) {
+      ObjectNode variables = entry.putObject("env");
+      env.forEach(variables::put);
     }
     return entry;
   }
@@ -92,11 +102,26 @@ final class McpClientFile {
 
   /**
    * Merges {@code entry} into {@code text} (null: no file yet). An existing {@code cortex} entry
-   * keeps its place and its other keys; its type, command and args are replaced.
+   * keeps its place and its other keys; its type, command and args are replaced, and its {@code
+   * env} keeps its variables, with {@code entry}'s (the Cortex home's) set over them.
    */
   static Result add(McpClient client, String text, ObjectNode entry) throws Unmergeable {
-    ObjectNode root = parse(text);
-    ObjectNode servers = servers(client, root, true);
+    if (text == null || text.isBlank()) {
+      ObjectNode root = STRICT.createObjectNode();
+      root.putObject(client.serversKey()).set(SERVER, entry);
+      return new Result(Change.ADDED, render(root));
+    }
+    ObjectNode root = parse(client, text);
+    JsonNode servers = servers(client, root);
+    JsonSpans spans = JsonSpans.of(text);
+    JsonSpans.Obj top = spans.root();
+    if (servers == null) {
+      ObjectNode value = STRICT.createObjectNode();
+      value.set(SERVER, entry);
+      return new Result(
+          Change.ADDED, spans.set(top, client.serversKey(), indent -> indented(value, indent)));
+    }
+    JsonSpans.Obj inFile = spans.objectAt(top.member(client.serversKey()).valueStart());
     JsonNode existing = servers.get(SERVER);
     ObjectNode merged = entry;
     if (existing instanceof ObjectNode old) {
@@ -105,54 +130,72 @@ final class McpClientFile {
         return new Result(Change.UNCHANGED, text);
       }
     }
-    servers.set(SERVER, merged);
-    return new Result(existing == null ? Change.ADDED : Change.UPDATED, render(root));
+    ObjectNode written = merged;
+    return new Result(
+        existing == null ? Change.ADDED : Change.UPDATED,
+        spans.set(inFile, SERVER, indent -> indented(written, indent)));
   }
 
-  /** The new entry's keys first (an existing {@code env} kept), then the old entry's others. */
+  /**
+   * The new entry's keys first, then the old entry's others; the old {@code env}'s variables are
+   * kept, the new entry's set over them.
+   */
   private static ObjectNode merge(ObjectNode old, ObjectNode entry) {
     ObjectNode merged = STRICT.createObjectNode();
     entry.properties().forEach(p -> merged.set(p.getKey(), p.getValue()));
+    if (old.get("env") instanceof ObjectNode oldEnv) {
+      ObjectNode env = oldEnv.deepCopy();
+      if (entry.get("env") instanceof ObjectNode newEnv) {
+        env.setAll(newEnv);
+      }
+      merged.set("env", env);
+    }
     old.properties().stream()
-        .filter(p -> p.getKey().equals("env") || !merged.has(p.getKey()))
+        .filter(p -> !merged.has(p.getKey()))
         .forEach(p -> merged.set(p.getKey(), p.getValue()));
     return merged;
   }
 
   /** Takes the {@code cortex} entry out of {@code text} (null: no file). */
   static Result remove(McpClient client, String text) throws Unmergeable {
-    if (text == null) {
-      return new Result(Change.ABSENT, null);
+    if (text == null || text.isBlank()) {
+      return new Result(Change.ABSENT, text);
     }
-    ObjectNode root = parse(text);
-    ObjectNode servers = servers(client, root, false);
+    ObjectNode root = parse(client, text);
+    JsonNode servers = servers(client, root);
     if (servers == null || !servers.has(SERVER)) {
       return new Result(Change.ABSENT, text);
     }
-    servers.remove(SERVER);
-    return new Result(Change.REMOVED, render(root));
+    JsonSpans spans = JsonSpans.of(text);
+    JsonSpans.Obj inFile = spans.objectAt(spans.root().member(client.serversKey()).valueStart());
+    return new Result(Change.REMOVED, spans.remove(inFile, SERVER));
   }
 
-  private static ObjectNode parse(String text) throws Unmergeable {
-    if (text == null || text.isBlank()) {
-      return STRICT.createObjectNode();
-    }
+  private static ObjectNode parse(McpClient client, String text) throws Unmergeable {
     JsonNode root;
     try {
-      root = STRICT.readTree(text);
+      root = (client.jsonc() ? JSONC : STRICT).readTree(text);
     } catch (JacksonException e) {
-      try {
-        WITH_COMMENTS.readTree(text);
-      } catch (JacksonException stillBad) {
-        throw new Unmergeable(
-            "is not valid JSON (line "
-                + e.getLocation().getLineNr()
-                + ", column "
-                + e.getLocation().getColumnNr()
-                + "): fix or move it, then run this again");
+      if (!client.jsonc()) {
+        try {
+          WITH_COMMENTS.readTree(text);
+          throw new Unmergeable(
+              "has comments, which "
+                  + client.title()
+                  + " does not allow in this file: take them out, or add the entry by hand"
+                  + " (--print shows it)");
+        } catch (JacksonException stillBad) {
+          // not JSON with comments either: say where it breaks
+        }
       }
       throw new Unmergeable(
-          "has comments, which rewriting it would lose: add the entry by hand (--print shows it)");
+          "is not valid "
+              + (client.jsonc() ? "JSON with comments" : "JSON")
+              + " (line "
+              + e.getLocation().getLineNr()
+              + ", column "
+              + e.getLocation().getColumnNr()
+              + "): fix or move it, then run this again");
     }
     if (!(root instanceof ObjectNode object)) {
       throw new Unmergeable("does not hold a JSON object");
@@ -160,16 +203,26 @@ final class McpClientFile {
     return object;
   }
 
-  private static ObjectNode servers(McpClient client, ObjectNode root, boolean create)
-      throws Unmergeable {
+  /** The servers object of {@code root}, or null when there is none (absent or JSON null). */
+  private static JsonNode servers(McpClient client, ObjectNode root) throws Unmergeable {
     JsonNode servers = root.get(client.serversKey());
     if (servers == null || servers.isNull()) {
-      return create ? root.putObject(client.serversKey()) : null;
+      return null;
     }
-    if (!(servers instanceof ObjectNode object)) {
+    if (!servers.isObject()) {
       throw new Unmergeable("has a \"" + client.serversKey() + "\" that is not an object");
     }
-    return object;
+    return servers;
+  }
+
+  /** {@code value} rendered for a member whose key line starts with {@code indent}. */
+  private static String indented(JsonNode value, String indent) {
+    return render(value).stripTrailing().replace("\n", "\n" + indent);
+  }
+
+  /** The text of a JSON string literal, quotes and escapes included. */
+  static String decodeString(String literal) {
+    return STRICT.readValue(literal, String.class);
   }
 
   /** The entry with {@code name} first: the argument of {@code code --add-mcp}. */

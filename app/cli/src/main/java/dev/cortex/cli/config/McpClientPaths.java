@@ -1,5 +1,6 @@
 package dev.cortex.cli.config;
 
+import dev.cortex.base.CortexHome;
 import dev.cortex.cli.Io;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -27,16 +28,14 @@ record McpClientPaths(Os os, Path home, Map<String, String> env, Path workDir) {
   }
 
   /**
-   * The surroundings of this process. The home is {@code HOME} (USERPROFILE on Windows) as the
-   * clients themselves read it, else the JVM's {@code user.home}.
+   * The surroundings of this process. The home follows the rule of {@link CortexHome#userHome}:
+   * {@code HOME} (USERPROFILE on Windows) as the clients themselves read it, else the JVM's {@code
+   * user.home}; the default Cortex home is found under the same one.
    */
   static McpClientPaths of(Io io) {
-    Os os = Os.of(System.getProperty("os.name", ""));
-    String home = io.env(os == Os.WINDOWS ? "USERPROFILE" : "HOME");
-    if (home == null || home.isBlank()) {
-      home = System.getProperty("user.home");
-    }
-    return new McpClientPaths(os, Path.of(home), io.env(), Path.of("").toAbsolutePath());
+    String osName = System.getProperty("os.name", "");
+    Path home = CortexHome.userHome(io.env(), osName, System.getProperty("user.home"));
+    return new McpClientPaths(Os.of(osName), home, io.env(), Path.of("").toAbsolutePath());
   }
 
   /**

@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -26,11 +27,32 @@ import tools.jackson.databind.node.ObjectNode;
 final class McpClientSetup {
   private McpClientSetup() {}
 
-  /** What was asked: for which client and scope, to print, to remove, and with which groups. */
-  record Request(McpClient client, Scope scope, boolean print, boolean remove, String bundles) {}
+  /**
+   * What was asked: for which client and scope, to print, to remove, and the entry's server: its
+   * arguments after {@code mcp} ({@code --bundles}, {@code --read-only}, {@code --tools}, {@code
+   * --exclude-tools}) and its environment (the Cortex home, when not the default).
+   */
+  record Request(
+      McpClient client,
+      Scope scope,
+      boolean print,
+      boolean remove,
+      List<String> serverArgs,
+      Map<String, String> serverEnv) {
+    Request {
+      serverArgs = List.copyOf(serverArgs);
+      serverEnv = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(serverEnv));
+    }
+  }
 
   /** The suffix of the copy of a file as it was before cortex last changed it. */
   static final String BACKUP_SUFFIX = ".cortex-backup";
+
+  /**
+   * How many copies of a file's earlier versions are kept: {@code FILE.cortex-backup} (the newest),
+   * then {@code FILE.cortex-backup.1} and {@code FILE.cortex-backup.2}.
+   */
+  static final int BACKUPS = 3;
 
   static int run(Io io, McpClientPaths paths, Request request, List<String> launcher) {
     McpClient client = request.client();
@@ -42,15 +64,12 @@ final class McpClientSetup {
     }
     List<String> command = new ArrayList<>(launcher);
     command.add("mcp");
-    if (request.bundles() != null) {
-      command.add("--bundles");
-      command.add(request.bundles());
-    }
-    ObjectNode entry = McpClientFile.entry(client, command);
+    command.addAll(request.serverArgs());
+    ObjectNode entry = McpClientFile.entry(client, command, request.serverEnv());
     if (request.print()) {
       io.out().println("# " + client.title() + ": " + file);
       io.out().print(McpClientFile.alone(client, entry));
-      printCommands(io, paths.os(), request.scope(), command);
+      printCommands(io, paths.os(), request, command);
       return CortexCommand.OK;
     }
     try {
@@ -82,10 +101,7 @@ final class McpClientSetup {
     String backup = "";
     if (result.change().rewrites()) {
       if (text != null) {
-        Path copy = target.resolveSibling(target.getFileName() + BACKUP_SUFFIX);
-        Files.copy(
-            target, copy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
-        backup = " (the file as it was: " + copy + ")";
+        backup = " (the file as it was: " + backUp(target) + ")";
       }
       replace(target, result.text());
     }
@@ -94,9 +110,36 @@ final class McpClientSetup {
       io.out().println("Restart " + client.title() + " (or reload its MCP servers) to see it.");
     }
     if (!request.remove()) {
-      printCommands(io, os, request.scope(), command);
+      printCommands(io, os, request, command);
     }
     return CortexCommand.OK;
+  }
+
+  /**
+   * Copies {@code file} to {@code FILE.cortex-backup} with its permissions, after moving the
+   * earlier copies one generation down ({@code .cortex-backup.1}, {@code .2}); the oldest beyond
+   * {@link #BACKUPS} goes.
+   *
+   * @return the new copy
+   */
+  static Path backUp(Path file) throws IOException {
+    Path newest = file.resolveSibling(file.getFileName() + BACKUP_SUFFIX);
+    for (int generation = BACKUPS - 1; generation >= 1; generation--) {
+      Path older = generation(newest, generation);
+      Path newer = generation(newest, generation - 1);
+      if (Files.exists(newer, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        Files.move(newer, older, StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+    Files.copy(
+        file, newest, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+    return newest;
+  }
+
+  private static Path generation(Path newest, int generation) {
+    return generation == 0
+        ? newest
+        : newest.resolveSibling(newest.getFileName() + "." + generation);
   }
 
   private static String describe(Change change, Path file) {
@@ -111,7 +154,7 @@ final class McpClientSetup {
 
   /** The clients' own commands that add the same server. */
   private static void printCommands(
-      Io io, McpClientPaths.Os os, Scope scope, List<String> command) {
+      Io io, McpClientPaths.Os os, Request request, List<String> command) {
     List<String> claude =
         new ArrayList<>(
             List.of(
@@ -119,12 +162,17 @@ final class McpClientSetup {
                 "mcp",
                 "add",
                 "--scope",
-                scope.name().toLowerCase(java.util.Locale.ROOT)));
+                request.scope().name().toLowerCase(java.util.Locale.ROOT)));
+    request
+        .serverEnv()
+        .forEach((name, value) -> claude.addAll(List.of("--env", name + "=" + value)));
     claude.add(McpClientFile.SERVER);
     claude.add("--");
     claude.addAll(command);
     String vscode =
-        McpClientFile.compact(McpClientFile.named(McpClientFile.entry(McpClient.VSCODE, command)));
+        McpClientFile.compact(
+            McpClientFile.named(
+                McpClientFile.entry(McpClient.VSCODE, command, request.serverEnv())));
     io.out().println();
     io.out().println("The same from the clients' own command lines:");
     io.out().println("  " + join(claude, os));

@@ -40,6 +40,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
 
 /**
  * {@code cortex server}: the agent server daemon (webhook, device hub), in the foreground until
@@ -118,7 +119,19 @@ public final class AgentServerCommand implements Callable<Integer> {
                 () -> live.get().get(Budgets.TABLE),
                 List.of(
                     new CommandBackend(),
-                    new ClaudeBackend(home),
+                    new ClaudeBackend(
+                        home,
+                        io.env(),
+                        groups ->
+                            Composition.select(
+                                    AllGroups.registry(services),
+                                    String.join(",", groups),
+                                    null,
+                                    null)
+                                .tools()
+                                .stream()
+                                .map(tool -> tool.name())
+                                .collect(java.util.stream.Collectors.toSet())),
                     new ApiBackend(
                         home,
                         io.env(),
@@ -257,12 +270,36 @@ public final class AgentServerCommand implements Callable<Integer> {
                     + registry
                     + "; enable it there to connect.");
       }
+      // The running server admits the device before the code is shown: a device that uses the
+      // code at once is not refused as unregistered.
+      Webhook.Registration running = tellRunningServer(registry);
+      boolean enabled = Machines.read(registry).get(name) != null;
+      if (running != null && enabled && !running.registered()) {
+        io.err()
+            .println(
+                "cortex: the running server does not admit "
+                    + name
+                    + " after reading "
+                    + registry
+                    + "; no code was issued. See the server's log.");
+        return CortexCommand.FAILED;
+      }
       DeviceSettings devices = services.settings().get(DeviceSettings.TABLE);
       DeviceCredentials.Enrolment enrolment =
           new DeviceCredentials(services.database(), Clock.systemUTC())
               .enrol(name, devices.enrolmentValidFor());
       ServerSettings server = services.settings().get(ServerSettings.TABLE);
-      String hub = Daemon.runningHubUrl(home).orElse(server.hubUrl(server.hubPort()));
+      String hub =
+          running != null && running.hubUrl() != null
+              ? running.hubUrl()
+              : Daemon.runningHubUrl(home).orElse(null);
+      if (hub == null) {
+        hub = server.hubUrl(server.hubPort());
+        io.err()
+            .println(
+                "cortex: no agent server is running; the URL below is the one its settings give"
+                    + " (cortex.toml [server], CORTEX_CLIENT_PORT): start the server with them.");
+      }
       io.out().println(enrolment.code());
       io.err()
           .println(
@@ -279,6 +316,37 @@ public final class AgentServerCommand implements Callable<Integer> {
                   + " --enroll "
                   + enrolment.code());
       return CortexCommand.OK;
+    }
+
+    /**
+     * Asks the running server to read machines.json now; its answer, or null when no server answers
+     * (one that starts later reads the file then).
+     */
+    private Webhook.Registration tellRunningServer(Path registry) {
+      try {
+        JsonNode answer =
+            io.agentServer()
+                .post(
+                    Webhook.DEVICE_REGISTERED,
+                    new Webhook.DeviceRegistered(name),
+                    Duration.ofSeconds(10),
+                    Cancellation.NONE,
+                    event -> {});
+        return new Webhook.Registration(
+            answer.path("registered").asBoolean(false),
+            answer.path("hub_url").isString() ? answer.path("hub_url").asString() : null);
+      } catch (CodedException e) {
+        if (Daemon.runningHubUrl(io.home()).isPresent()) {
+          io.err()
+              .println(
+                  "cortex: the running server was not told of "
+                      + registry
+                      + " ("
+                      + e.getMessage()
+                      + "); it reads the file within a second, and the device asks again.");
+        }
+        return null;
+      }
     }
   }
 

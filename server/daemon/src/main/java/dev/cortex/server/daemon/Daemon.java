@@ -184,6 +184,8 @@ public final class Daemon implements AutoCloseable {
             hub, options.version(), options.clock().instant(), options.settingsProblem());
     java.util.concurrent.atomic.AtomicInteger boundWebhook =
         new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger boundHub =
+        new java.util.concurrent.atomic.AtomicInteger();
     Map<String, Backend> backends = new java.util.LinkedHashMap<>();
     options.backends().forEach(b -> backends.put(b.name(), b));
     SessionService sessions =
@@ -258,6 +260,14 @@ public final class Daemon implements AutoCloseable {
                 WEBHOOK,
                 Webhook.DEVICE_REVOKED,
                 new GuardedHandler(webhookGuard::get, webhook.deviceRevoked()))
+            .route(
+                WEBHOOK,
+                Webhook.DEVICE_REGISTERED,
+                new GuardedHandler(
+                    webhookGuard::get,
+                    webhook.deviceRegistered(
+                        name -> registry.readNow(name) != null,
+                        () -> server.hubUrl(boundHub.get()))))
             .route(HUB, Hub.ENROL_PATH, hubRoutes.enrol())
             .route(HUB, Hub.PATH, hubRoutes::websocket);
     builder.route(
@@ -276,6 +286,7 @@ public final class Daemon implements AutoCloseable {
     int webhookPort = http.port(WEBHOOK);
     boundWebhook.set(webhookPort);
     int hubPort = http.port(HUB);
+    boundHub.set(hubPort);
     java.util.Set<String> webhookHosts = RequestGuard.hostsFor(server.webhookBind(), webhookPort);
     webhookGuard.set(
         RequestGuard.builder()

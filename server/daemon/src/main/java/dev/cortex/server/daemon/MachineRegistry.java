@@ -46,10 +46,26 @@ final class MachineRegistry implements DeviceHub.Registry {
   @Override
   public Machines.Machine find(String name) {
     Machines.Machine machine = current.get(name);
-    if (machine == null && reloadIfChanged()) {
+    if (machine == null) {
+      // Whoever read the file (this look, or the sweeper's that this one waited for), the registry
+      // in force after it is the one to ask: asking only after a reload of one's own missed the
+      // device when the sweeper had just read the new file but not yet put it in force.
+      reloadIfChanged();
       machine = current.get(name);
     }
     return machine;
+  }
+
+  /**
+   * Reads the file now, changed or not (as {@code cortex server enroll} asks after writing it), and
+   * returns the device {@code name} of the registry then in force, or null.
+   */
+  Machines.Machine readNow(String name) {
+    synchronized (this) {
+      seen = null;
+    }
+    reloadIfChanged();
+    return current.get(name);
   }
 
   /** Runs after every reload that put a new registry in force (the hub reconciles its devices). */

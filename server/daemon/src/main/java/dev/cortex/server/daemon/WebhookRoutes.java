@@ -145,6 +145,33 @@ final class WebhookRoutes {
         });
   }
 
+  /**
+   * {@code POST /webhook/devices/registered}: reads machines.json at once ({@code admits} does) and
+   * answers whether it admits the device, with the URL devices connect to.
+   */
+  Handler deviceRegistered(java.util.function.Predicate<String> admits, Supplier<String> hubUrl) {
+    return post(
+        (body, request, response, callback) -> {
+          String usage = "Send {\"device\": NAME}.";
+          Webhook.DeviceRegistered registered =
+              JsonRoutes.read(body, Webhook.DeviceRegistered.class, usage, response, callback);
+          if (registered == null) {
+            return;
+          }
+          if (registered.device() == null) {
+            JsonRoutes.invalid(response, callback, usage);
+            return;
+          }
+          JsonBodies.send(
+              response,
+              callback,
+              200,
+              Map.of(
+                  "result",
+                  new Webhook.Registration(admits.test(registered.device()), hubUrl.get())));
+        });
+  }
+
   /** {@code GET /webhook/devices}: registered devices and which are online. */
   Handler devices() {
     return new Handler.Abstract.NonBlocking() {

@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -73,7 +74,10 @@ abstract class WithService {
     Map<String, Backend> backends = new LinkedHashMap<>();
     backends.put(CommandBackend.NAME, command);
     CortexHome cortexHome = new CortexHome(home, home.resolve("data"));
-    backends.put(ClaudeBackend.NAME, new ClaudeBackend(cortexHome));
+    // A sandbox, as far as the root check goes: these tests may run as root.
+    backends.put(
+        ClaudeBackend.NAME,
+        new ClaudeBackend(cortexHome, Map.of("CORTEX_CLAUDE_SANDBOX", "1"), groups -> Set.of()));
     return new SessionService(
         store,
         executions,

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
 
 /**
  * {@code cortex config mcp --client} through the built jar, writing under a temporary home: each
@@ -145,17 +146,55 @@ class McpClientConfigIT {
     assertThat(userFile("vscode")).doesNotExist();
   }
 
+  /** Regression: VS Code's mcp.json with comments (JSONC, as VS Code writes it) was refused. */
   @Test
-  void configMcp_fileWithComments_isRefusedAndLeftAlone() throws Exception {
+  void configMcp_vscodeFileWithCommentsAndTrailingCommas_keepsThemAndRemovesCleanly()
+      throws Exception {
+    String existing = Files.readString(golden().resolve("vscode-jsonc-existing.json"));
     Path file = userFile("vscode");
     Files.createDirectories(file.getParent());
-    String text = "{\n  // my servers\n  \"servers\": {}\n}\n";
+    Files.writeString(file, existing);
+
+    CortexProcess.Finished added = config("--client", "vscode");
+
+    assertThat(added.exitCode()).as(added.stderr()).isZero();
+    assertGolden(file, "vscode-jsonc-merged.json");
+    assertThat(config("--client", "vscode").stdout()).contains("is up to date");
+    CortexProcess.Finished removed = config("--client", "vscode", "--remove");
+    assertThat(removed.exitCode()).as(removed.stderr()).isZero();
+    assertThat(file).hasContent(existing);
+  }
+
+  @Test
+  void configMcp_commentsInAFileItsClientReadsAsPlainJson_isRefusedAndLeftAlone() throws Exception {
+    Path file = userFile("claude-code");
+    String text = "{\n  // my servers\n  \"mcpServers\": {}\n}\n";
     Files.writeString(file, text);
 
-    CortexProcess.Finished done = config("--client", "vscode");
+    CortexProcess.Finished done = config("--client", "claude-code");
 
     assertThat(done.exitCode()).isEqualTo(1);
-    assertThat(done.stderr()).contains(file + " has comments").contains("Nothing was changed.");
+    assertThat(done.stderr())
+        .contains(file + " has comments, which Claude Code does not allow")
+        .contains("Nothing was changed.");
+    assertThat(file).hasContent(text);
+    assertThat(backup(file)).doesNotExist();
+  }
+
+  /** Regression: a trailing comma was read past and the file rewritten without it (exit 0). */
+  @Test
+  void configMcp_fileWithATrailingComma_isRefusedAndLeftAlone() throws Exception {
+    Path file = userFile("claude-desktop");
+    Files.createDirectories(file.getParent());
+    String text = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"a\"},\n  }\n}\n";
+    Files.writeString(file, text);
+
+    CortexProcess.Finished done = config("--client", "claude-desktop");
+
+    assertThat(done.exitCode()).isEqualTo(1);
+    assertThat(done.stderr())
+        .contains("is not valid JSON (line 4")
+        .contains("Nothing was changed.");
     assertThat(file).hasContent(text);
     assertThat(backup(file)).doesNotExist();
   }
@@ -201,6 +240,109 @@ class McpClientConfigIT {
         .isEqualTo("rw-r--r--");
   }
 
+  /** Regression: a 0644 file came back 0600. */
+  @Test
+  void configMcp_keepsTheModeOfTheFileAndOfEachOfThreeBackups() throws Exception {
+    Path file = userFile("cursor");
+    Files.createDirectories(file.getParent());
+    String original = "{\"mcpServers\": {}}\n";
+    Files.writeString(file, original);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+    List<String> versions = new ArrayList<>();
+    versions.add(Files.readString(file));
+    for (String[] run :
+        List.of(
+            new String[] {"--client", "cursor"},
+            new String[] {"--client", "cursor", "--remove"},
+            new String[] {"--client", "cursor", "--bundles", "evidence"},
+            new String[] {"--client", "cursor", "--remove"})) {
+      assertThat(config(run).exitCode()).isZero();
+      versions.add(Files.readString(file));
+    }
+
+    assertThat(mode(file)).isEqualTo("rw-r--r--");
+    Path newest = backup(file);
+    assertThat(newest).hasContent(versions.get(3));
+    assertThat(newest.resolveSibling(newest.getFileName() + ".1")).hasContent(versions.get(2));
+    assertThat(newest.resolveSibling(newest.getFileName() + ".2")).hasContent(versions.get(1));
+    assertThat(newest.resolveSibling(newest.getFileName() + ".3")).doesNotExist();
+    assertThat(mode(newest)).isEqualTo("rw-r--r--");
+    assertThat(mode(newest.resolveSibling(newest.getFileName() + ".2"))).isEqualTo("rw-r--r--");
+  }
+
+  /** Regression: a server set up for another home than the default was not found by the client. */
+  @Test
+  void configMcp_homeThatIsNotTheDefault_isInTheEntrysEnv() throws Exception {
+    Path custom = dir.resolve("custom-home");
+    Map<String, String> env = baseEnv();
+    env.put("CORTEX_HOME", custom.toString());
+
+    CortexProcess.Finished done = config(env, "--client", "claude-desktop");
+    CortexProcess.Finished atDefault = config("--client", "cursor");
+
+    assertThat(done.exitCode()).as(done.stderr()).isZero();
+    JsonNode entry =
+        TestJson.JSON
+            .readTree(userFile("claude-desktop").toFile())
+            .path("mcpServers")
+            .path("cortex");
+    assertThat(entry.path("env").path("CORTEX_HOME").asString()).isEqualTo(custom.toString());
+    assertThat(done.stdout()).contains("--env CORTEX_HOME=" + custom + " cortex -- ");
+    assertThat(atDefault.exitCode()).as(atDefault.stderr()).isZero();
+    JsonNode plain =
+        TestJson.JSON.readTree(userFile("cursor").toFile()).path("mcpServers").path("cortex");
+    assertThat(plain.has("env")).as(plain.toString()).isFalse();
+  }
+
+  /** Regression: the default home followed Java's user.home, the clients' files $HOME. */
+  @Test
+  void configMcp_withoutCortexHome_usesTheHomeUnderHomeLikeTheClientsFiles() throws Exception {
+    Map<String, String> env = baseEnv();
+    env.remove("CORTEX_HOME");
+
+    CortexProcess.Finished written = config(env);
+    CortexProcess.Finished client = config(env, "--client", "claude-code");
+
+    assertThat(written.exitCode()).as(written.stderr()).isZero();
+    assertThat(home.resolve(".local/share/cortex/config/mcp-config.json")).isRegularFile();
+    assertThat(client.exitCode()).as(client.stderr()).isZero();
+    JsonNode entry =
+        TestJson.JSON.readTree(userFile("claude-code").toFile()).path("mcpServers").path("cortex");
+    assertThat(entry.path("env").isEmpty()).as(entry.toString()).isTrue();
+  }
+
+  @Test
+  void configMcp_readOnlyAndToolLists_arePassedToTheEntrysServer() throws Exception {
+    CortexProcess.Finished done =
+        config(
+            "--client",
+            "claude-code",
+            "--bundles",
+            "core,evidence",
+            "--read-only",
+            "--tools",
+            "current_time,cortex_review",
+            "--exclude-tools",
+            "remote_bash");
+
+    assertThat(done.exitCode()).as(done.stderr()).isZero();
+    JsonNode args =
+        TestJson.JSON
+            .readTree(userFile("claude-code").toFile())
+            .path("mcpServers")
+            .path("cortex")
+            .path("args");
+    assertThat(args.toString())
+        .isEqualTo(
+            "[\"mcp\",\"--bundles\",\"core,evidence\",\"--read-only\",\"--tools\","
+                + "\"current_time,cortex_review\",\"--exclude-tools\",\"remote_bash\"]");
+    assertThat(done.stdout())
+        .contains(
+            "-- /opt/cortex/bin/cortex mcp --bundles core,evidence --read-only --tools"
+                + " current_time,cortex_review --exclude-tools remote_bash");
+  }
+
   @Test
   void configMcp_badUsage_exitsTwoAndWritesNothing() throws Exception {
     assertUsage(config("--client", "emacs"), "unknown client 'emacs'. Clients: claude-desktop,");
@@ -209,6 +351,10 @@ class McpClientConfigIT {
     assertUsage(config("--client", "cursor", "--print", "--remove"), "leave out --remove");
     assertUsage(config("--client", "cursor", "--bundles", "nope"), "Unknown capability group");
     assertUsage(config("--print"), "need --client");
+    assertUsage(config("--read-only"), "need --client");
+    assertUsage(config("--client", "cursor", "--tools", "a b"), "--tools takes a comma list");
+    assertUsage(config("--client", "cursor", "--exclude-tools", ""), "--exclude-tools takes");
+    assertUsage(config("--client", "cursor", "--remove", "--read-only"), "leave out --bundles");
     try (var files = Files.walk(home)) {
       assertThat(files.filter(Files::isRegularFile).toList()).isEmpty();
     }
@@ -220,12 +366,29 @@ class McpClientConfigIT {
   }
 
   private CortexProcess.Finished config(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("config", "mcp"));
-    command.addAll(List.of(args));
-    Map<String, String> env = CortexProcess.env(dir.resolve("cortex-home"));
+    return config(baseEnv(), args);
+  }
+
+  /**
+   * The environment of a run: the temporary HOME, and the default home under it as CORTEX_HOME (the
+   * entry then needs none).
+   */
+  private Map<String, String> baseEnv() {
+    Map<String, String> env = CortexProcess.env(home.resolve(".local/share/cortex"));
     env.put("HOME", home.toString());
     env.remove("XDG_CONFIG_HOME");
+    env.remove("XDG_DATA_HOME");
     env.put("CORTEX_LAUNCHER", LAUNCHER);
+    return env;
+  }
+
+  private static String mode(Path file) throws IOException {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+  }
+
+  private CortexProcess.Finished config(Map<String, String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("config", "mcp"));
+    command.addAll(List.of(args));
     ProcessBuilder builder =
         new ProcessBuilder(CortexProcess.command(command.toArray(String[]::new)));
     builder.environment().clear();

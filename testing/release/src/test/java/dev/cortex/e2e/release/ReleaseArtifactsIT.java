@@ -88,6 +88,16 @@ class ReleaseArtifactsIT {
     Path image = unpackImage("image-files");
 
     assertThat(image.resolve("LICENSE")).content().contains("MIT License");
+    // The bundled libraries' notices, from their POMs at build time, in the image and the jar.
+    assertThat(image.resolve("THIRD-PARTY.txt"))
+        .content()
+        .contains("List of third-party dependencies grouped by their license type.")
+        .contains("org.eclipse.jetty:jetty-server")
+        .contains("tools.jackson.core:jackson-databind")
+        .doesNotContain("dev.cortex:");
+    try (var jar = new java.util.zip.ZipFile(image.resolve("lib/cortex/cortex.jar").toFile())) {
+      assertThat(jar.getEntry("THIRD-PARTY.txt")).isNotNull();
+    }
     assertThat(image.resolve("bin/cortex.cmd"))
         .content()
         .contains("\\bin\\java.exe")
@@ -174,17 +184,36 @@ class ReleaseArtifactsIT {
     assertThat(stderr).contains("lib/cortex/jvm-options is missing");
   }
 
+  /**
+   * Regression: a link to bin/cortex in a PATH folder failed without readlink on the PATH ("exec:
+   * …/bin/java: not found"). The PATH here has ls and nothing else.
+   */
   @Test
-  void runtimeImage_startedThroughASymbolicLink_findsItsRuntime() throws Exception {
+  void runtimeImage_startedThroughSymbolicLinksWithoutReadlink_findsItsRuntime() throws Exception {
     Path image = unpackImage("image-link");
     Path links = Files.createDirectories(dir.resolve("link-bin"));
-    Path link = Files.createSymbolicLink(links.resolve("cortex"), image.resolve("bin/cortex"));
+    Path absolute = Files.createSymbolicLink(links.resolve("cortex"), image.resolve("bin/cortex"));
+    // A relative link to that link, through a linked folder.
+    Path linkedFolder = Files.createSymbolicLink(dir.resolve("link-folder"), links);
+    Path chained = Files.createSymbolicLink(links.resolve("cx"), Path.of("cortex"));
     Path tools = Files.createDirectories(dir.resolve("link-tools"));
-    Files.copy(which("readlink"), tools.resolve("readlink"), StandardCopyOption.COPY_ATTRIBUTES);
+    Files.copy(which("ls"), tools.resolve("ls"), StandardCopyOption.COPY_ATTRIBUTES);
     Map<String, String> env = noJavaEnv("link");
-    env.put("PATH", tools.toString());
+    env.put("PATH", tools + ":" + links);
 
-    assertThat(runLauncher(link, env).stdout().strip()).isEqualTo("cortex " + version);
+    assertThat(tools.resolve("readlink")).doesNotExist();
+    assertThat(tools.resolve("realpath")).doesNotExist();
+    assertThat(runLauncher(absolute, env).stdout().strip()).isEqualTo("cortex " + version);
+    assertThat(runLauncher(linkedFolder.resolve(chained.getFileName()), env).stdout().strip())
+        .isEqualTo("cortex " + version);
+    // Found on the PATH by name, as a shell starts it.
+    ProcessBuilder byName = new ProcessBuilder("/bin/sh", "-c", "cx --version");
+    byName.environment().clear();
+    byName.environment().putAll(env);
+    Process process = byName.redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor()).as(output).isZero();
+    assertThat(output.strip()).isEqualTo("cortex " + version);
   }
 
   @Test
@@ -206,7 +235,77 @@ class ReleaseArtifactsIT {
     command.add(server.path("mcp_config").path("command").asString());
     server.path("mcp_config").path("args").forEach(arg -> command.add(arg.asString()));
     command.replaceAll(part -> part.replace("${__dirname}", unpacked.toString()));
-    assertServes(command, noJavaEnv("bundle"));
+    // The host puts the person's settings (here their defaults) into the server's environment.
+    Map<String, String> env = noJavaEnv("bundle");
+    server
+        .path("mcp_config")
+        .path("env")
+        .properties()
+        .forEach(
+            variable ->
+                env.put(variable.getKey(), userConfigDefault(manifest, variable.getValue())));
+    assertServes(command, env);
+  }
+
+  /**
+   * Regression: the bundle held entries for its folders, on which the official {@code mcpb unpack}
+   * fails (EISDIR). It also names its tools, an icon, and settings for the groups and the home.
+   */
+  @Test
+  void bundle_hasNoFolderEntriesAndDescribesItsToolsIconAndSettings() throws Exception {
+    Path bundle = artefact(".mcpb");
+    List<String> entries = new ArrayList<>();
+    byte[] icon = null;
+    JsonNode manifest = null;
+    try (var zip = new java.util.zip.ZipFile(bundle.toFile())) {
+      for (var entry : java.util.Collections.list(zip.entries())) {
+        entries.add(entry.getName());
+        if (entry.getName().equals("icon.png")) {
+          icon = zip.getInputStream(entry).readAllBytes();
+        } else if (entry.getName().equals("manifest.json")) {
+          manifest = TestJson.JSON.readTree(zip.getInputStream(entry));
+        }
+      }
+    }
+
+    assertThat(entries)
+        .noneMatch(name -> name.endsWith("/"))
+        .contains("server/bin/cortex", "LICENSE", "THIRD-PARTY.txt");
+    assertThat(manifest).isNotNull();
+    assertThat(manifest.path("icon").asString()).isEqualTo("icon.png");
+    assertThat(icon).isNotNull();
+    assertThat(java.util.Arrays.copyOf(icon, 4)).containsExactly(0x89, 'P', 'N', 'G');
+    JsonNode listed =
+        TestJson.JSON.readTree(
+            CortexProcess.run(CortexProcess.env(dir.resolve("tools")), "tools", "list", "--json")
+                .stdout());
+    List<String> expected = new ArrayList<>();
+    listed.path("tools").forEach(tool -> expected.add(tool.path("name").asString()));
+    List<String> named = new ArrayList<>();
+    manifest.path("tools").forEach(tool -> named.add(tool.path("name").asString()));
+    assertThat(named).isNotEmpty().containsExactlyElementsOf(expected);
+    manifest
+        .path("tools")
+        .forEach(tool -> assertThat(tool.path("description").asString()).isNotBlank());
+    JsonNode settings = manifest.path("user_config");
+    assertThat(settings.path("groups").path("type").asString()).isEqualTo("string");
+    assertThat(settings.path("groups").path("default").asString()).isEqualTo("evidence,workflows");
+    assertThat(settings.path("cortex_home").path("type").asString()).isEqualTo("directory");
+    JsonNode env = manifest.path("server").path("mcp_config").path("env");
+    assertThat(env.path("CORTEX_MCP_BUNDLES").asString()).isEqualTo("${user_config.groups}");
+    assertThat(env.path("CORTEX_HOME").asString()).isEqualTo("${user_config.cortex_home}");
+  }
+
+  /**
+   * The default of the setting {@code value} names ({@code ${user_config.KEY}}), else the value.
+   */
+  private static String userConfigDefault(JsonNode manifest, JsonNode value) {
+    String text = value.asString();
+    if (text.startsWith("${user_config.") && text.endsWith("}")) {
+      String key = text.substring("${user_config.".length(), text.length() - 1);
+      return manifest.path("user_config").path(key).path("default").asString("");
+    }
+    return text;
   }
 
   @Test

@@ -7,9 +7,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,15 +47,69 @@ public final class ClaudeBackend implements Backend {
 
   private final Path configDir;
   private final Duration echoGrace;
+  private final Map<String, String> serverEnvironment;
+  private final Function<List<String>, Set<String>> servedTools;
+  private final BooleanSupplier runsAsRoot;
 
-  /** A backend whose Claude Code configuration lives in {@code home}. */
-  public ClaudeBackend(CortexHome home) {
-    this(home, ECHO_GRACE);
+  /**
+   * A backend whose Claude Code configuration lives in {@code home}.
+   *
+   * @param serverEnvironment the agent server's environment, whose {@code CORTEX_CLAUDE_SANDBOX}
+   *     says whether this host is a sandbox
+   * @param servedTools the names of the tools an MCP server composed of the given groups serves
+   */
+  public ClaudeBackend(
+      CortexHome home,
+      Map<String, String> serverEnvironment,
+      Function<List<String>, Set<String>> servedTools) {
+    this(home, ECHO_GRACE, serverEnvironment, servedTools, ClaudeBackend::root);
   }
 
   ClaudeBackend(CortexHome home, Duration echoGrace) {
+    this(home, echoGrace, Map.of(), groups -> Set.of(), () -> false);
+  }
+
+  ClaudeBackend(
+      CortexHome home,
+      Duration echoGrace,
+      Map<String, String> serverEnvironment,
+      Function<List<String>, Set<String>> servedTools,
+      BooleanSupplier runsAsRoot) {
     this.configDir = Objects.requireNonNull(home, "home").root().resolve("data").resolve("claude");
     this.echoGrace = Objects.requireNonNull(echoGrace, "echoGrace");
+    this.serverEnvironment = Map.copyOf(serverEnvironment);
+    this.servedTools = Objects.requireNonNull(servedTools, "servedTools");
+    this.runsAsRoot = Objects.requireNonNull(runsAsRoot, "runsAsRoot");
+  }
+
+  /**
+   * Claude Code refuses {@code --dangerously-skip-permissions}, which every turn needs, to a
+   * process running as root, unless it is told that the host is a sandbox: a server running as root
+   * is refused sessions unless {@code CORTEX_CLAUDE_SANDBOX=1} says so.
+   */
+  @Override
+  public String refusal(String model, String thinking) {
+    return rootRefusal(serverEnvironment);
+  }
+
+  private String rootRefusal(Map<String, String> environment) {
+    if (!runsAsRoot.getAsBoolean() || ClaudeSpawn.sandboxed(environment)) {
+      return null;
+    }
+    return "The agent server runs as root, and Claude Code refuses to bypass its permission prompts"
+        + " (which every turn of a session needs) as root. Run the server as another user, or, on"
+        + " a host that is a sandbox of its own (a container or VM), start it with"
+        + " CORTEX_CLAUDE_SANDBOX=1.";
+  }
+
+  /** Whether this process runs as root (uid 0). */
+  static boolean root() {
+    try {
+      Object uid = java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      return Integer.valueOf(0).equals(uid);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return "root".equals(System.getProperty("user.name"));
+    }
   }
 
   @Override
@@ -66,9 +124,13 @@ public final class ClaudeBackend implements Backend {
 
   @Override
   public RunningTurn start(TurnRequest request, TurnEvents events) throws BackendException {
+    String refusal = rootRefusal(request.environment());
+    if (refusal != null) {
+      throw new BackendException(refusal);
+    }
     String executable = executable(request.environment(), request.workingDirectory());
     ensureConfigDir();
-    ClaudeSpawn spawn = ClaudeSpawn.of(request, executable, configDir);
+    ClaudeSpawn spawn = ClaudeSpawn.of(request, executable, configDir, served(request));
     ClaudeStream stream = new ClaudeStream(request.model(), request.environment());
     ProcessTurn running;
     try {
@@ -89,6 +151,33 @@ public final class ClaudeBackend implements Backend {
     }
     running.write(stream.promptLine(request));
     return running;
+  }
+
+  /**
+   * The tools the turn's MCP server serves: those of its groups ({@code CORTEX_MCP_BUNDLES}), less
+   * those its allowlist ({@code CORTEX_MCP_TOOL_ALLOWLIST}) leaves out.
+   */
+  private Set<String> served(TurnRequest request) {
+    Map<String, String> env = request.environment();
+    Set<String> tools;
+    try {
+      tools =
+          new java.util.LinkedHashSet<>(
+              servedTools.apply(ClaudeSpawn.bundles(env.get("CORTEX_MCP_BUNDLES"))));
+    } catch (RuntimeException e) {
+      // The session's MCP server refuses such a composition on its own; nothing is taken away.
+      log.warn("cannot tell the tools of the session's composition", e);
+      return Set.of();
+    }
+    String allowlist = env.get("CORTEX_MCP_TOOL_ALLOWLIST");
+    if (allowlist != null && !allowlist.isBlank()) {
+      Set<String> allowed = new java.util.HashSet<>();
+      for (String name : ClaudeSpawn.bundles(allowlist)) {
+        allowed.add(name.substring(name.lastIndexOf("__") < 0 ? 0 : name.lastIndexOf("__") + 2));
+      }
+      tools.retainAll(allowed);
+    }
+    return tools;
   }
 
   private static void forward(ClaudeStream.Read read, ProcessTurn turn, Duration echoGrace) {

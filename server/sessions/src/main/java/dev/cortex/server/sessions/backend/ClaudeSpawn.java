@@ -11,39 +11,60 @@ import tools.jackson.databind.JsonNode;
 /**
  * The command line and environment of one Claude Code turn: print mode with stream-json in and out
  * (user messages echoed back when Claude Code takes them in), the session's MCP configuration,
- * permission prompts bypassed, and the built-in tools Cortex replaces taken away.
+ * permission prompts bypassed, and the built-in tools whose replacements the session's MCP server
+ * serves taken away.
  *
  * @param command the program and its arguments
- * @param environment the request's environment plus {@code CLAUDE_CONFIG_DIR} and {@code
- *     MCP_TOOL_TIMEOUT}
+ * @param environment the request's environment plus {@code CLAUDE_CONFIG_DIR}, {@code
+ *     MCP_TOOL_TIMEOUT} and, on a host declared a sandbox, {@code IS_SANDBOX}
  */
 record ClaudeSpawn(List<String> command, Map<String, String> environment) {
   /** The deadline of an MCP call, in ms: the seed's 30 minutes 30 seconds. */
   static final String MCP_TOOL_TIMEOUT_MS = "1830000";
 
   /**
-   * Built-in tools taken away on every spawn: Claude Code's own subagent tool ({@code Agent}, named
-   * {@code Task} before), which Cortex's {@code agent} tool replaces.
+   * Claude Code's built-in tools that a Cortex tool replaces, each with that tool: its subagent
+   * tool ({@code Agent}, named {@code Task} before) by {@code core}'s {@code agent}, its question
+   * and plan tools by the {@code interaction} group's. A built-in tool is taken away only when the
+   * session's composition serves its replacement: taking it away otherwise leaves the agent without
+   * either.
    */
-  static final List<String> ALWAYS_DISALLOWED = List.of("Agent", "Task");
+  static final Map<String, String> REPLACED_BY = replacements();
+
+  private static Map<String, String> replacements() {
+    Map<String, String> replaced = new LinkedHashMap<>();
+    replaced.put("Agent", "agent");
+    replaced.put("Task", "agent");
+    replaced.put("AskUserQuestion", "cortex_ask_user");
+    replaced.put("EnterPlanMode", "cortex_plan_enter");
+    replaced.put("ExitPlanMode", "cortex_plan_exit");
+    return java.util.Collections.unmodifiableMap(replaced);
+  }
 
   /**
-   * Built-in tools taken away when the composition includes the {@code interaction} group, whose
-   * tools ask the person and submit plans instead.
+   * The agent server's setting for hosts that are sandboxes (a container or VM of its own): a
+   * server running as root may then run Claude Code, which is told so by its own {@code
+   * IS_SANDBOX=1}.
    */
-  static final List<String> INTERACTION_DISALLOWED =
-      List.of("AskUserQuestion", "EnterPlanMode", "ExitPlanMode");
+  static final String SANDBOX_SETTING = "CORTEX_CLAUDE_SANDBOX";
 
   ClaudeSpawn {
     command = List.copyOf(command);
     environment = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(environment));
   }
 
-  /**
-   * The spawn of {@code request} with the {@code claude} program at {@code executable} and Claude
-   * Code's configuration in {@code configDir}.
-   */
+  /** The spawn of {@code request} when the session's composition serves no replacement tool. */
   static ClaudeSpawn of(TurnRequest request, String executable, Path configDir) {
+    return of(request, executable, configDir, java.util.Set.of());
+  }
+
+  /**
+   * The spawn of {@code request} with the {@code claude} program at {@code executable}, Claude
+   * Code's configuration in {@code configDir}, and the tools the session's MCP server serves
+   * ({@code served}), which decide the built-in tools taken away.
+   */
+  static ClaudeSpawn of(
+      TurnRequest request, String executable, Path configDir, java.util.Set<String> served) {
     List<String> argv = new ArrayList<>();
     argv.add(executable);
     argv.addAll(
@@ -69,18 +90,21 @@ record ClaudeSpawn(List<String> command, Map<String, String> environment) {
       argv.add(request.model());
     }
     argv.addAll(
-        List.of(
-            "--dangerously-skip-permissions",
-            "--permission-mode",
-            "bypassPermissions",
-            "--disallowedTools",
-            String.join(",", disallowedTools(request.environment()))));
+        List.of("--dangerously-skip-permissions", "--permission-mode", "bypassPermissions"));
+    List<String> disallowed = disallowedTools(served);
+    if (!disallowed.isEmpty()) {
+      argv.add("--disallowedTools");
+      argv.add(String.join(",", disallowed));
+    }
     Map<String, String> env = new LinkedHashMap<>(request.environment());
     env.put("CLAUDE_CONFIG_DIR", configDir.toString());
     env.put("MCP_TOOL_TIMEOUT", MCP_TOOL_TIMEOUT_MS);
     String budget = thinkingBudget(request.environment().get("CORTEX_THINKING"));
     if (budget != null) {
       env.put("MAX_THINKING_TOKENS", budget);
+    }
+    if (sandboxed(request.environment())) {
+      env.put("IS_SANDBOX", "1");
     }
     return new ClaudeSpawn(argv, env);
   }
@@ -103,12 +127,21 @@ record ClaudeSpawn(List<String> command, Map<String, String> environment) {
     };
   }
 
-  /** The built-in tools to take away, given the session's environment. */
-  static List<String> disallowedTools(Map<String, String> environment) {
-    List<String> tools = new ArrayList<>(ALWAYS_DISALLOWED);
-    if (bundles(environment.get("CORTEX_MCP_BUNDLES")).contains("interaction")) {
-      tools.addAll(INTERACTION_DISALLOWED);
-    }
+  /** Whether {@link #SANDBOX_SETTING} is on ({@code 1} or {@code true}) in {@code environment}. */
+  static boolean sandboxed(Map<String, String> environment) {
+    String value = environment.getOrDefault(SANDBOX_SETTING, "").strip();
+    return value.equals("1") || value.equalsIgnoreCase("true");
+  }
+
+  /** The built-in tools to take away: those whose replacement is among {@code served}. */
+  static List<String> disallowedTools(java.util.Set<String> served) {
+    List<String> tools = new ArrayList<>();
+    REPLACED_BY.forEach(
+        (builtIn, replacement) -> {
+          if (served.contains(replacement)) {
+            tools.add(builtIn);
+          }
+        });
     return tools;
   }
 

@@ -28,8 +28,12 @@ import tools.jackson.databind.JsonNode;
  *       injected too late for the running query is run by Claude Code as a query of its own in the
  *       same process, and the turn ends at that query's {@code result}; while one is not echoed,
  *       the result is held back ({@link Read#held}).
- *   <li>Anything else that is not JSON, or of a type not known here, is a {@link
- *       BackendEvent.Note}.
+ *   <li>{@code system} subtypes the person should know of ({@link #SHOWN_SYSTEM}) are a {@link
+ *       BackendEvent.Note}; the known types and subtypes that carry nothing for the transcript
+ *       ({@link #QUIET_TYPES}, {@link #QUIET_SYSTEM}) give nothing.
+ *   <li>A line that is not JSON is a {@link BackendEvent.Note}; an event of a type or {@code
+ *       system} subtype not known here is reported to the operator (the server's log, once per
+ *       type) and not shown in the chat.
  * </ul>
  *
  * <p>Usage tokens are summed over the turn's results; {@code total_cost_usd} is Claude Code's
@@ -58,9 +62,60 @@ final class ClaudeStream {
     }
   }
 
-  /** Known types that carry nothing for the transcript. */
-  private static final Set<String> QUIET_TYPES =
-      Set.of("stream_event", "rate_limit_event", "keep_alive", "tool_progress", "auth_status");
+  /**
+   * Claude Code's event types (of {@code --output-format stream-json --verbose}, and of its Agent
+   * SDK's message union) that carry nothing for the transcript: partial-message stream events,
+   * rate-limit reports, the queued/started/completed lifecycle of each input line, progress and
+   * summaries of tools, login state, suggestions, keep-alives and the control protocol's requests
+   * and answers.
+   */
+  static final Set<String> QUIET_TYPES =
+      Set.of(
+          "stream_event",
+          "rate_limit_event",
+          "command_lifecycle",
+          "keep_alive",
+          "tool_progress",
+          "tool_use_summary",
+          "auth_status",
+          "prompt_suggestion",
+          "session_state_changed",
+          "streamlined_text",
+          "streamlined_tool_use_summary",
+          "control_request",
+          "control_response",
+          "control_cancel_request");
+
+  /**
+   * {@code system} subtypes the person is told of, as a note: the conversation was compacted, a
+   * status such as {@code compacting}, an API request being retried.
+   */
+  static final Set<String> SHOWN_SYSTEM = Set.of("compact_boundary", "status", "api_retry");
+
+  /**
+   * {@code system} subtypes that carry nothing for the transcript: hooks, background tasks, output
+   * of local commands, informational lines, files saved, elicitations.
+   */
+  static final Set<String> QUIET_SYSTEM =
+      Set.of(
+          "hook_started",
+          "hook_progress",
+          "hook_response",
+          "informational",
+          "local_command_output",
+          "task_started",
+          "task_progress",
+          "task_notification",
+          "files_persisted",
+          "elicitation_complete");
+
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ClaudeStream.class);
+
+  /** The unknown event types already reported, once each per process. */
+  private static final Set<String> REPORTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** Where an event of a type not known here is reported: the operator's log, not the chat. */
+  private final java.util.function.Consumer<String> operator;
 
   /** Environment variables that route Claude Code to a cloud provider (billed per token). */
   private static final List<String> CLOUD_PROVIDERS =
@@ -91,6 +146,27 @@ final class ClaudeStream {
    * @param environment the turn's environment (to tell a cloud provider from a subscription)
    */
   ClaudeStream(String requestedModel, Map<String, String> environment) {
+    this(
+        requestedModel,
+        environment,
+        unknown -> {
+          if (REPORTED.add(unknown)) {
+            log.warn(
+                "Claude Code printed an event of unknown type {}; not shown in sessions (once per"
+                    + " type; a newer Claude Code than this server knows?)",
+                unknown);
+          }
+        });
+  }
+
+  /**
+   * @param operator receives a description of each event of a type not known here
+   */
+  ClaudeStream(
+      String requestedModel,
+      Map<String, String> environment,
+      java.util.function.Consumer<String> operator) {
+    this.operator = operator;
     this.model = requestedModel;
     this.cloudProvider = CLOUD_PROVIDERS.stream().anyMatch(name -> truthy(environment.get(name)));
   }
@@ -178,8 +254,7 @@ final class ClaudeStream {
       }
       default -> {
         if (!QUIET_TYPES.contains(type)) {
-          events.add(
-              new BackendEvent.Note("Claude Code printed an event of unknown type '" + type + "'"));
+          operator.accept("'" + preview(type) + "'");
         }
       }
     }
@@ -188,8 +263,18 @@ final class ClaudeStream {
 
   private void system(JsonNode node, List<BackendEvent> events) {
     String subtype = node.path("subtype").asString("");
+    if (QUIET_SYSTEM.contains(subtype)) {
+      return;
+    }
+    if (!subtype.equals("init") && !SHOWN_SYSTEM.contains(subtype)) {
+      operator.accept("'system' of subtype '" + preview(subtype) + "'");
+      return;
+    }
     if (!subtype.equals("init")) {
       String detail = node.path("status").asString(node.path("message").asString(""));
+      if (subtype.equals("status") && detail.isBlank()) {
+        return; // a status that went back to none
+      }
       events.add(
           new BackendEvent.Note(
               "Claude Code: " + subtype + (detail.isBlank() ? "" : " (" + preview(detail) + ")")));

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,7 +72,8 @@ class ClaudeBackendTest {
         Files.copy(in, dir.resolve(name + ".jsonl"));
       }
     }
-    backend = new ClaudeBackend(new CortexHome(home, home.resolve("data")));
+    backend =
+        new ClaudeBackend(new CortexHome(home, home.resolve("data")), ClaudeBackend.ECHO_GRACE);
   }
 
   @Test
@@ -149,7 +151,8 @@ class ClaudeBackendTest {
   }
 
   @Test
-  void start_garbageBetweenEvents_becomesNotesAndTheTurnGoesOn() throws Exception {
+  void start_garbageBetweenEvents_becomesNotesAndTheTurnGoesOn_unknownTypesNotInTheChat()
+      throws Exception {
     TurnRecorder events = new TurnRecorder();
     RunningTurn turn = backend.start(request("garbage", "still there?"), events);
 
@@ -160,7 +163,6 @@ class ClaudeBackendTest {
             new Note(
                 "Claude Code printed a line that is not JSON: Warning: this is not JSON at all"),
             new Note("Claude Code printed a line that is not a JSON object: [1,2,3]"),
-            new Note("Claude Code printed an event of unknown type 'mystery'"),
             new Note("Claude Code: compact_boundary"),
             new Text("Still here."),
             new Note(
@@ -308,6 +310,102 @@ class ClaudeBackendTest {
         .containsSubsequence("--resume", SESSION, "--model", "claude-opus-4-1");
     assertThat(Files.getPosixFilePermissions(configDir))
         .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+  }
+
+  /**
+   * Regression: Agent, AskUserQuestion and the plan tools were taken away from every session though
+   * nothing served their replacements.
+   */
+  @Test
+  void start_noReplacementServed_takesNoBuiltInToolAway() throws Exception {
+    RunningTurn turn = backend.start(request("plain-answer", "hi"), new TurnRecorder());
+
+    assertThat(TurnRecorder.end(turn).status()).isEqualTo(BackendEvent.Status.COMPLETED);
+    assertThat(Files.readAllLines(dir.resolve("args"))).doesNotContain("--disallowedTools");
+  }
+
+  @Test
+  void start_replacementsServed_takesAwayTheBuiltInToolsTheyReplace() throws Exception {
+    ClaudeBackend serving =
+        new ClaudeBackend(
+            new CortexHome(home, home.resolve("data")),
+            ClaudeBackend.ECHO_GRACE,
+            Map.of(),
+            groups ->
+                groups.contains("core")
+                    ? Set.of("agent", "current_time")
+                    : Set.of("cortex_ask_user"),
+            () -> false);
+    Map<String, String> env = new LinkedHashMap<>(request("plain-answer", "hi").environment());
+    env.put("FAKE_CLAUDE_DISALLOWED", "Agent,Task");
+
+    RunningTurn turn =
+        serving.start(withEnvironment(request("plain-answer", "hi"), env), new TurnRecorder());
+
+    assertThat(TurnRecorder.end(turn).status()).isEqualTo(BackendEvent.Status.COMPLETED);
+    assertThat(Files.readAllLines(dir.resolve("args")))
+        .containsSubsequence("--disallowedTools", "Agent,Task");
+  }
+
+  @Test
+  void start_replacementLeftOutByTheAllowlist_keepsTheBuiltInTool() throws Exception {
+    ClaudeBackend serving =
+        new ClaudeBackend(
+            new CortexHome(home, home.resolve("data")),
+            ClaudeBackend.ECHO_GRACE,
+            Map.of(),
+            groups -> Set.of("agent", "current_time"),
+            () -> false);
+    Map<String, String> env = new LinkedHashMap<>(request("plain-answer", "hi").environment());
+    env.put("CORTEX_MCP_TOOL_ALLOWLIST", "mcp__cortex-core__current_time");
+
+    RunningTurn turn =
+        serving.start(withEnvironment(request("plain-answer", "hi"), env), new TurnRecorder());
+
+    assertThat(TurnRecorder.end(turn).status()).isEqualTo(BackendEvent.Status.COMPLETED);
+    assertThat(Files.readAllLines(dir.resolve("args"))).doesNotContain("--disallowedTools");
+  }
+
+  /** Regression: as root, every turn failed on Claude Code's refusal of bypassed permissions. */
+  @Test
+  void refusal_asRootWithoutTheSandboxSetting_saysWhatToDo() {
+    ClaudeBackend asRoot =
+        new ClaudeBackend(
+            new CortexHome(home, home.resolve("data")),
+            ClaudeBackend.ECHO_GRACE,
+            Map.of(),
+            groups -> Set.of(),
+            () -> true);
+
+    assertThat(asRoot.refusal(null, null))
+        .contains("runs as root")
+        .contains("Run the server as another user")
+        .contains("CORTEX_CLAUDE_SANDBOX=1");
+    assertThatThrownBy(() -> asRoot.start(request("plain-answer", "hi"), new TurnRecorder()))
+        .isInstanceOf(BackendException.class)
+        .hasMessageContaining("CORTEX_CLAUDE_SANDBOX=1");
+    assertThat(dir.resolve("args")).doesNotExist();
+  }
+
+  @Test
+  void start_asRootOnASandbox_passesClaudeCodesSandboxVariable() throws Exception {
+    ClaudeBackend asRoot =
+        new ClaudeBackend(
+            new CortexHome(home, home.resolve("data")),
+            ClaudeBackend.ECHO_GRACE,
+            Map.of("CORTEX_CLAUDE_SANDBOX", "1"),
+            groups -> Set.of(),
+            () -> true);
+    Map<String, String> env = new LinkedHashMap<>(request("plain-answer", "hi").environment());
+    env.put("CORTEX_CLAUDE_SANDBOX", "1");
+    env.put("FAKE_CLAUDE_ENV", dir.resolve("env").toString());
+
+    assertThat(asRoot.refusal(null, null)).isNull();
+    RunningTurn turn =
+        asRoot.start(withEnvironment(request("plain-answer", "hi"), env), new TurnRecorder());
+
+    assertThat(TurnRecorder.end(turn).status()).isEqualTo(BackendEvent.Status.COMPLETED);
+    assertThat(Files.readAllLines(dir.resolve("env"))).contains("IS_SANDBOX=1");
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -62,25 +63,61 @@ class ClaudeSpawnTest {
   }
 
   @Test
-  void disallowedTools_interactionSpellings_allTakeAwayTheBuiltInQuestionAndPlanTools() {
-    for (String bundles :
-        new String[] {
-          "core,ext,interaction", " core , interaction-bridge", "[\"cortex-interaction-bridge\"]"
-        }) {
-      assertThat(ClaudeSpawn.disallowedTools(Map.of("CORTEX_MCP_BUNDLES", bundles)))
-          .as(bundles)
-          .containsExactly("Agent", "Task", "AskUserQuestion", "EnterPlanMode", "ExitPlanMode");
-    }
+  void disallowedTools_nothingServedThatReplacesABuiltInTool_takesNothingAway() {
+    assertThat(ClaudeSpawn.disallowedTools(Set.of())).isEmpty();
+    assertThat(ClaudeSpawn.disallowedTools(Set.of("current_time", "remote_bash"))).isEmpty();
   }
 
   @Test
-  void disallowedTools_noInteractionOrUnreadableBundles_onlyTheSubagentTool() {
-    for (String bundles : new String[] {"core,ext", "[not json", "", "interactions"}) {
-      assertThat(ClaudeSpawn.disallowedTools(Map.of("CORTEX_MCP_BUNDLES", bundles)))
-          .as(bundles)
-          .containsExactly("Agent", "Task");
-    }
-    assertThat(ClaudeSpawn.disallowedTools(Map.of())).containsExactly("Agent", "Task");
+  void disallowedTools_replacementsServed_takeAwayTheBuiltInsTheyReplace() {
+    assertThat(ClaudeSpawn.disallowedTools(Set.of("agent"))).containsExactly("Agent", "Task");
+    assertThat(
+            ClaudeSpawn.disallowedTools(
+                Set.of("cortex_ask_user", "cortex_plan_enter", "cortex_plan_exit")))
+        .containsExactly("AskUserQuestion", "EnterPlanMode", "ExitPlanMode");
+    assertThat(ClaudeSpawn.disallowedTools(Set.of("cortex_ask_user", "agent")))
+        .containsExactly("Agent", "Task", "AskUserQuestion");
+  }
+
+  @Test
+  void of_replacementsServed_endsWithTheDisallowedTools() {
+    List<String> command =
+        ClaudeSpawn.of(
+                request(null, null, HOME_CONFIG.resolve("mcp-config.json"), false, "core,ext"),
+                CLAUDE,
+                CONFIG_DIR,
+                Set.of("agent"))
+            .command();
+
+    assertThat(command.subList(command.size() - 2, command.size()))
+        .containsExactly("--disallowedTools", "Agent,Task");
+  }
+
+  @Test
+  void of_sandboxSetting_addsClaudeCodesSandboxVariable() {
+    Map<String, String> env = new LinkedHashMap<>(environment("core,ext"));
+    env.put("CORTEX_CLAUDE_SANDBOX", "1");
+    TurnRequest request =
+        new TurnRequest(
+            "s_1",
+            List.of(new TurnRequest.Message("1", "hi")),
+            null,
+            null,
+            Path.of("/work/project"),
+            env,
+            HOME_CONFIG.resolve("mcp-config.json"),
+            false,
+            null);
+
+    assertThat(ClaudeSpawn.of(request, CLAUDE, CONFIG_DIR).environment())
+        .containsEntry("IS_SANDBOX", "1");
+    assertThat(
+            ClaudeSpawn.of(
+                    request(null, null, HOME_CONFIG.resolve("mcp-config.json"), false, "core"),
+                    CLAUDE,
+                    CONFIG_DIR)
+                .environment())
+        .doesNotContainKey("IS_SANDBOX");
   }
 
   @Test

@@ -189,6 +189,50 @@ class ClaudeStreamTest {
             new BackendEvent.ToolUse("t1", "Read", "{}"));
   }
 
+  /**
+   * Regression: every turn showed the person "[note: Claude Code printed an event of unknown type
+   * 'command_lifecycle']".
+   */
+  @Test
+  void accept_knownEventsWithNothingForTheChat_giveNoEventAndNoReport() {
+    List<String> reported = new java.util.ArrayList<>();
+    ClaudeStream stream = new ClaudeStream(null, Map.of(), reported::add);
+
+    for (String line :
+        List.of(
+            "{\"type\":\"command_lifecycle\",\"command_uuid\":\"u1\",\"state\":\"started\"}",
+            "{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"status\":\"allowed\"}}",
+            "{\"type\":\"stream_event\",\"event\":{\"type\":\"message_start\"}}",
+            "{\"type\":\"tool_progress\",\"tool_use_id\":\"t1\",\"elapsed_time_seconds\":2}",
+            "{\"type\":\"system\",\"subtype\":\"hook_response\",\"hook_name\":\"SessionStart\"}",
+            "{\"type\":\"system\",\"subtype\":\"task_started\",\"task_id\":\"b1\"}",
+            "{\"type\":\"system\",\"subtype\":\"status\",\"status\":null}")) {
+      assertThat(stream.accept(line(line)).events()).as(line).isEmpty();
+    }
+    assertThat(reported).isEmpty();
+  }
+
+  @Test
+  void accept_unknownTypeOrSystemSubtype_isReportedToTheOperatorNotShown() {
+    List<String> reported = new java.util.ArrayList<>();
+    ClaudeStream stream = new ClaudeStream(null, Map.of(), reported::add);
+
+    assertThat(stream.accept(line("{\"type\":\"hologram\",\"x\":1}")).events()).isEmpty();
+    assertThat(stream.accept(line("{\"type\":\"system\",\"subtype\":\"teleport\"}")).events())
+        .isEmpty();
+
+    assertThat(reported).containsExactly("'hologram'", "'system' of subtype 'teleport'");
+  }
+
+  @Test
+  void accept_compactBoundary_isANote() {
+    ClaudeStream stream = new ClaudeStream(null, Map.of());
+
+    assertThat(
+            stream.accept(line("{\"type\":\"system\",\"subtype\":\"compact_boundary\"}")).events())
+        .containsExactly(new Note("Claude Code: compact_boundary"));
+  }
+
   @Test
   void accept_systemStatus_isANoteWithTheStatus() {
     ClaudeStream stream = new ClaudeStream(null, Map.of());
