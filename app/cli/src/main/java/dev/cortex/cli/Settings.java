@@ -47,7 +47,7 @@ public record Settings(CortexToml tables) {
    */
   public static Settings load(CortexHome home, Map<String, String> env) {
     Settings settings = new Settings(CortexToml.load(home.configDir(), env, TABLES));
-    ModelCatalog.of(settings.tables(), Map.of());
+    ModelCatalog.check(settings.tables());
     return settings;
   }
 

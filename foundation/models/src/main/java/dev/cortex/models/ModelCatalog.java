@@ -48,19 +48,16 @@ public final class ModelCatalog {
   private final Map<String, ModelSpec> models;
   private final Map<String, ModelPrices.Price> prices;
   private final String defaultModel;
-  private final ModelPrices shipped;
 
   private ModelCatalog(
       Map<String, ModelProvider> providers,
       Map<String, ModelSpec> models,
       Map<String, ModelPrices.Price> prices,
-      String defaultModel,
-      ModelPrices shipped) {
+      String defaultModel) {
     this.providers = copy(providers);
     this.models = copy(models);
     this.prices = copy(prices);
     this.defaultModel = defaultModel;
-    this.shipped = shipped;
   }
 
   private static <V> Map<String, V> copy(Map<String, V> map) {
@@ -77,7 +74,7 @@ public final class ModelCatalog {
     for (ModelSpec model : BuiltIns.MODELS) {
       models.put(model.name(), model);
     }
-    return new ModelCatalog(providers, models, Map.of(), DEFAULT_MODEL, ModelPrices.shipped());
+    return new ModelCatalog(providers, models, Map.of(), DEFAULT_MODEL);
   }
 
   /**
@@ -132,8 +129,23 @@ public final class ModelCatalog {
           .problem()
           .at(CatalogTables.DEFAULT_KEY, "'" + defaultModel + "' is no model of the catalog");
     }
-    return new ModelCatalog(providers, models, prices, defaultModel, builtIn.shipped)
-        .withBaseUrlsFrom(env);
+    return new ModelCatalog(providers, models, prices, defaultModel).withBaseUrlsFrom(env);
+  }
+
+  /**
+   * Checks the {@code [providers]} and {@code [models]} of {@code settings} against each other and
+   * the built-ins, as {@link #of} does (the environment aside); nothing is done when they set
+   * nothing.
+   *
+   * @throws StartupException naming the file and key of the first problem
+   */
+  public static void check(CortexToml settings) {
+    CatalogTables.Models table = settings.get(CatalogTables.MODELS);
+    if (!settings.get(CatalogTables.PROVIDERS).isEmpty()
+        || !table.entries().isEmpty()
+        || table.defaultModel() != null) {
+      of(settings, Map.of());
+    }
   }
 
   private static ModelProvider provider(CatalogTables.ProviderEntry entry, ModelProvider builtIn) {
@@ -200,7 +212,7 @@ public final class ModelCatalog {
     Map<String, ModelProvider> moved = new LinkedHashMap<>(providers);
     move(moved, "anthropic", ANTHROPIC_BASE_URL, env, false);
     move(moved, "openai", OPENAI_BASE_URL, env, true);
-    return new ModelCatalog(moved, models, prices, defaultModel, shipped);
+    return new ModelCatalog(moved, models, prices, defaultModel);
   }
 
   /**
@@ -294,7 +306,7 @@ public final class ModelCatalog {
   public Optional<ModelPrices.Price> price(ModelSpec model) {
     Objects.requireNonNull(model, "model");
     ModelPrices.Price own = prices.get(model.name());
-    return own != null ? Optional.of(own) : shipped.price(model.apiName());
+    return own != null ? Optional.of(own) : ModelPrices.shipped().price(model.apiName());
   }
 
   /** What {@code usage} of {@code model} costs in US dollars; empty when it has no price. */

@@ -254,4 +254,15 @@ class ModelCatalogTest {
         .isInstanceOf(StartupException.class)
         .hasMessageContaining("unknown table or key 'model'");
   }
+
+  @Test
+  void check_entriesThatDoNotHold_stopLikeOf_andNoEntriesPass() throws Exception {
+    ModelCatalog.check(CortexToml.load(config, Map.of(), ModelCatalog.TABLES));
+    Files.writeString(config.resolve(CortexToml.FILE), "[models]\ndefault = \"gpt-9\"\n");
+
+    assertThatThrownBy(
+            () -> ModelCatalog.check(CortexToml.load(config, Map.of(), ModelCatalog.TABLES)))
+        .isInstanceOf(StartupException.class)
+        .hasMessage(file() + ": [models] default: 'gpt-9' is no model of the catalog");
+  }
 }

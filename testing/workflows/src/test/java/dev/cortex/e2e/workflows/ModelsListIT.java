@@ -155,6 +155,14 @@ class ModelsListIT {
                 + ": [models] mine.provider: 'nowhere' is no provider; known: anthropic, openai");
   }
 
+  @Test
+  void models_withoutAVerb_isBadUsage() throws Exception {
+    CortexProcess.Finished bare = CortexProcess.run(env, "models");
+
+    assertThat(bare.exitCode()).isEqualTo(CortexProcess.USAGE);
+    assertThat(bare.stderr().strip()).isEqualTo("cortex models: say 'list'.");
+  }
+
   private static JsonNode model(JsonNode listed, String name) {
     for (JsonNode model : listed.path("models")) {
       if (model.path("name").asString().equals(name)) {
