@@ -467,4 +467,42 @@ class ApiBackendIT {
     assertThat(end.path("error").asString()).contains("invalid x-api-key").doesNotContain(KEY);
     assertThat(TestJson.JSON.writeValueAsString(api.transcriptAll(id))).doesNotContain(KEY);
   }
+
+  @Test
+  void thinking_ofTheSession_reachesTheModelAsItsThinkingBudget_andItsContext() throws Exception {
+    String id =
+        create(
+            "thoughtful",
+            Map.of(
+                "model",
+                "claude-sonnet-4-5",
+                "thinking",
+                "high",
+                "tool_allowlist",
+                List.of("cortex_context")));
+    int from = model.requests().size();
+    model.answers(
+        FakeModelApi.reply()
+            .thinking("Let me look.", "sig-1")
+            .toolCall("toolu_c", "cortex_context", "{}"),
+        FakeModelApi.text("I think hard."));
+
+    assertThat(api.follow(id, "How hard do you think?").result().path("status").asString())
+        .isEqualTo("completed");
+
+    List<FakeModelApi.Request> asked = since(from, 2);
+    JsonNode thinking = asked.get(0).body().path("thinking");
+    assertThat(thinking.path("type").asString()).isEqualTo("enabled");
+    assertThat(thinking.path("budget_tokens").asInt()).isEqualTo(24576);
+    JsonNode context = TestJson.JSON.readTree(toolResult(asked.get(1), "toolu_c"));
+    assertThat(context.path("backend").asString()).isEqualTo("api");
+    assertThat(context.path("provider").asString()).isEqualTo("anthropic");
+    assertThat(context.path("thinking").asString()).isEqualTo("high");
+    assertThat(asked.get(1).body().path("messages").toString())
+        .as("the thinking block goes back with its signature")
+        .contains("sig-1");
+    JsonNode shown = api.show(id);
+    assertThat(shown.path("provider").asString()).isEqualTo("anthropic");
+    assertThat(shown.path("thinking").asString()).isEqualTo("high");
+  }
 }
