@@ -411,7 +411,7 @@ final class WorkflowSchemas {
   }
 
   private static Map<String, Object> instant(String description) {
-    return Schema.string(description + " ISO 8601, UTC.");
+    return Schema.instant(description + " UTC.");
   }
 
   private static String[] wires(Enum<?>[] constants) {
