@@ -4,6 +4,7 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.base.settings.CortexToml;
 import dev.cortex.base.settings.SettingsTable;
 import dev.cortex.cli.workflows.TemporalTable;
+import dev.cortex.mcp.tool.AuditSettings;
 import dev.cortex.server.daemon.DeviceSettings;
 import dev.cortex.server.daemon.ServerSettings;
 import dev.cortex.server.sessions.Budgets;
@@ -33,7 +34,8 @@ public record Settings(CortexToml tables) {
           DeviceSettings.TABLE,
           SessionSettings.TABLE,
           Budgets.TABLE,
-          WaitSettings.TABLE);
+          WaitSettings.TABLE,
+          AuditSettings.TABLE);
 
   static Settings load(CortexHome home, Map<String, String> env) {
     return new Settings(CortexToml.load(home.configDir(), env, TABLES));

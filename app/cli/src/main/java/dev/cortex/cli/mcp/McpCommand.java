@@ -136,7 +136,7 @@ public final class McpCommand implements Callable<Integer> {
     GroupRegistry registry = AllGroups.registry(services);
     Composition composition =
         ToolsCommand.compose(io, registry, bundles, defaultBundles, choice.choice(io));
-    ToolInvoker invoker = ToolsCommand.invoker(io, composition);
+    ToolInvoker invoker = ToolsCommand.invoker(io, services, composition);
     McpAssembly.ServerIdentity identity =
         new McpAssembly.ServerIdentity(
             "cortex", "Cortex", Version.get(), instructions(composition));

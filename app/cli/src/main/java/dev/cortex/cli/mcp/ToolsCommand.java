@@ -10,6 +10,8 @@ import dev.cortex.mcp.compose.CapabilityGroup;
 import dev.cortex.mcp.compose.Composition;
 import dev.cortex.mcp.compose.GroupRegistry;
 import dev.cortex.mcp.compose.ToolChoice;
+import dev.cortex.mcp.tool.AuditSettings;
+import dev.cortex.mcp.tool.AuditTrail;
 import dev.cortex.mcp.tool.ToolContext;
 import dev.cortex.mcp.tool.ToolInvoker;
 import dev.cortex.mcp.tool.ToolOutcome;
@@ -58,8 +60,16 @@ public final class ToolsCommand implements Callable<Integer> {
         registry, bundles, io.env("CORTEX_MCP_BUNDLES"), defaultBundles, choice);
   }
 
-  static ToolInvoker invoker(Io io, Composition composition) {
-    return new ToolInvoker(composition.tools(), io.home(), Clock.systemDefaultZone());
+  /**
+   * The invoker of every verb that calls tools: the one place a call is made, and so recorded in
+   * the audit trail ({@code [audit]} of cortex.toml), whatever the transport.
+   */
+  static ToolInvoker invoker(Io io, Services services, Composition composition) {
+    return new ToolInvoker(
+        composition.tools(),
+        io.home(),
+        Clock.systemDefaultZone(),
+        AuditTrail.of(services.settings().get(AuditSettings.TABLE), io.home()));
   }
 
   /** {@code cortex tools list}. */
@@ -203,7 +213,7 @@ public final class ToolsCommand implements Callable<Integer> {
               .withSession(
                   dev.cortex.mcp.caller.SessionIdentity.fromEnvironment(io.env()),
                   new dev.cortex.mcp.caller.SessionMemory());
-      int code = report(invoker(io, composition).call(name, args, caller));
+      int code = report(invoker(io, services, composition).call(name, args, caller));
       services.awaitRuns();
       return code;
     }
