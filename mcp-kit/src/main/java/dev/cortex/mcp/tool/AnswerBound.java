@@ -27,10 +27,9 @@ public final class AnswerBound {
   private static Map<String, Object> spilledSchema() {
     return Schema.object()
         .description(
-            "An answer over "
+            "Over "
                 + MAX_CHARS
-                + " characters, saved whole to the JSON file saved_to: its length (total_chars),"
-                + " its first 2 KB (preview) and how to get the rest (note).")
+                + " characters: the answer is in the file saved_to (preview: its first 2 KB).")
         .required(
             "spilled",
             Schema.object()

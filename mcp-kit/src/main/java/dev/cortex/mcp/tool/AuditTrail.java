@@ -107,16 +107,24 @@ public final class AuditTrail {
     byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
     try {
       CortexHome.ensureDirectory(file.toAbsolutePath().getParent());
-      try (FileChannel channel = open();
-          FileLock lock = channel.lock()) {
-        if (channel.size() > 0 && channel.size() + bytes.length > settings.maxBytes()) {
-          rotate();
-          try (FileChannel fresh = open();
-              FileLock freshLock = fresh.lock()) {
-            write(fresh, bytes);
+      try (FileChannel channel = open()) {
+        FileLock lock = channel.lock();
+        try {
+          if (channel.size() > 0 && channel.size() + bytes.length > settings.maxBytes()) {
+            rotate();
+            try (FileChannel fresh = open()) {
+              FileLock freshLock = fresh.lock();
+              try {
+                write(fresh, bytes);
+              } finally {
+                freshLock.release();
+              }
+            }
+          } else {
+            write(channel, bytes);
           }
-        } else {
-          write(channel, bytes);
+        } finally {
+          lock.release();
         }
       }
     } catch (IOException | RuntimeException e) {
