@@ -18,9 +18,8 @@ final class Inputs {
   static Map<String, Object> projectId() {
     return Schema.withExamples(
         Schema.pattern(
-            "Project the records belong to: 1 to 128 letters, digits and . _ : / -, starting with a"
-                + " letter or digit. The first record creates it. Projects isolate records; they do"
-                + " not authenticate callers.",
+            "Project the records belong to; the first record creates it. Projects isolate"
+                + " records; they do not authenticate callers.",
             PROJECT_ID_PATTERN),
         "example-api");
   }
