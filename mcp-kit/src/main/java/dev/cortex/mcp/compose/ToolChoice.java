@@ -25,9 +25,6 @@ import java.util.TreeSet;
 public record ToolChoice(
     boolean readOnly, List<String> only, String onlySource, List<String> excluded) {
 
-  /** Every tool of the selected groups. */
-  public static final ToolChoice EVERY = new ToolChoice(false, List.of(), "--tools", List.of());
-
   public ToolChoice {
     only = List.copyOf(only);
     excluded = List.copyOf(excluded);

@@ -177,7 +177,13 @@ public final class ToolsCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
       Services services = new Services(io);
       GroupRegistry registry = AllGroups.registry(services);
-      Composition composition = compose(io, registry, bundles, null, ToolChoice.EVERY);
+      Composition composition =
+          compose(
+              io,
+              registry,
+              bundles,
+              null,
+              ToolChoice.of(false, null, io.env("CORTEX_MCP_TOOL_ALLOWLIST"), null));
       if (composition.tools().stream().noneMatch(t -> t.name().equals(name))) {
         String elsewhere = groupOf(registry, composition, name);
         if (elsewhere != null) {
