@@ -1,6 +1,5 @@
 package dev.cortex.mcp.tool;
 
-import dev.cortex.base.Json;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -30,14 +29,16 @@ final class SharedDefinitions {
     Map<String, Object> root = copy(schema);
     Map<String, Object> defs = new LinkedHashMap<>();
     while (true) {
-      Map<String, Occurrences> seen = new LinkedHashMap<>();
+      Map<Map<String, Object>, Occurrences> seen = new LinkedHashMap<>();
       collect(root, "schema", seen, true);
       for (Map.Entry<String, Object> def : defs.entrySet()) {
         collect(def.getValue(), def.getKey(), seen, true);
       }
       Occurrences best = null;
       for (Occurrences each : seen.values()) {
-        if (each.saving() > 0 && (best == null || each.saving() > best.saving())) {
+        if (each.count >= 2
+            && each.saving() > 0
+            && (best == null || each.saving() > best.saving())) {
           best = each;
         }
       }
@@ -47,9 +48,9 @@ final class SharedDefinitions {
       String name =
           unique(best.shape.equals(Map.of("anyOf", Schema.ANY_JSON)) ? "json" : best.name, defs);
       defs.put(name, best.shape);
-      replace(root, best.key, name);
+      replace(root, best.shape, name);
       for (Object def : defs.values()) {
-        replace(def, best.key, name);
+        replace(def, best.shape, name);
       }
     }
     if (defs.isEmpty()) {
@@ -61,17 +62,22 @@ final class SharedDefinitions {
 
   /** How often one shape occurs, and the name of the property that first holds it. */
   private static final class Occurrences {
-    final String key;
     final Map<String, Object> shape;
     final String name;
-    final int chars;
+    private int chars = -1;
     int count;
 
-    Occurrences(String key, Map<String, Object> shape, String name) {
-      this.key = key;
+    Occurrences(Map<String, Object> shape, String name) {
       this.shape = shape;
       this.name = name;
-      this.chars = key.length();
+    }
+
+    /** The shape's length as compact JSON, reckoned once, when it is asked for. */
+    int chars() {
+      if (chars < 0) {
+        chars = length(shape);
+      }
+      return chars;
     }
 
     /**
@@ -80,21 +86,20 @@ final class SharedDefinitions {
      */
     int saving() {
       int reference = "{\"$ref\":\"#/$defs/\"}".length() + name.length();
-      int definition = chars + name.length() + 3;
-      return count * (chars - reference) - definition;
+      int definition = chars() + name.length() + 3;
+      return count * (chars() - reference) - definition;
     }
   }
 
   /** Counts every subschema of {@code node} by its shape (the schema less its description). */
   private static void collect(
-      Object node, String name, Map<String, Occurrences> seen, boolean isRoot) {
+      Object node, String name, Map<Map<String, Object>, Occurrences> seen, boolean isRoot) {
     if (node instanceof Map<?, ?> map) {
       @SuppressWarnings("unchecked")
       Map<String, Object> schema = (Map<String, Object>) map;
       if (!isRoot && !schema.containsKey("$ref")) {
         Map<String, Object> shape = shape(schema);
-        String key = Json.write(shape);
-        seen.computeIfAbsent(key, k -> new Occurrences(k, shape, name)).count++;
+        seen.computeIfAbsent(shape, k -> new Occurrences(shape, name)).count++;
       }
       for (Map.Entry<String, Object> entry : schema.entrySet()) {
         String key = entry.getKey();
@@ -124,7 +129,7 @@ final class SharedDefinitions {
 
   /** Replaces each subschema of shape {@code key} below {@code node} by a reference to it. */
   @SuppressWarnings("unchecked")
-  private static void replace(Object node, String key, String name) {
+  private static void replace(Object node, Map<String, Object> key, String name) {
     if (!(node instanceof Map<?, ?> map)) {
       return;
     }
@@ -156,13 +161,13 @@ final class SharedDefinitions {
   }
 
   /** {@code node} as a reference when it has shape {@code key}, else with its children swapped. */
-  private static Object swapped(Object node, String key, String name) {
+  private static Object swapped(Object node, Map<String, Object> key, String name) {
     if (!(node instanceof Map<?, ?> map)) {
       return node;
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> schema = (Map<String, Object>) map;
-    if (!schema.containsKey("$ref") && Json.write(shape(schema)).equals(key)) {
+    if (!schema.containsKey("$ref") && shape(schema).equals(key)) {
       Map<String, Object> reference = new LinkedHashMap<>();
       if (schema.get("description") != null) {
         reference.put("description", schema.get("description"));
@@ -172,6 +177,28 @@ final class SharedDefinitions {
     }
     replace(schema, key, name);
     return schema;
+  }
+
+  /** The length of {@code node} as compact JSON (strings counted unescaped). */
+  static int length(Object node) {
+    if (node instanceof Map<?, ?> map) {
+      int length = 2 + Math.max(0, map.size() - 1);
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        length += String.valueOf(entry.getKey()).length() + 3 + length(entry.getValue());
+      }
+      return length;
+    }
+    if (node instanceof List<?> list) {
+      int length = 2 + Math.max(0, list.size() - 1);
+      for (Object item : list) {
+        length += length(item);
+      }
+      return length;
+    }
+    if (node instanceof String text) {
+      return text.length() + 2;
+    }
+    return String.valueOf(node).length();
   }
 
   private static Map<String, Object> shape(Map<String, Object> schema) {
