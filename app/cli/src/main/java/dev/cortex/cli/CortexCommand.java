@@ -4,10 +4,14 @@ import dev.cortex.cli.config.ConfigCommand;
 import dev.cortex.cli.device.DeviceAgentCommand;
 import dev.cortex.cli.evidence.CollectTestCommand;
 import dev.cortex.cli.evidence.EvidenceCommand;
+import dev.cortex.cli.help.CompletionCommand;
+import dev.cortex.cli.help.ManPagesCommand;
 import dev.cortex.cli.mcp.McpCommand;
 import dev.cortex.cli.mcp.ToolsCommand;
 import dev.cortex.cli.models.ModelsCommand;
 import dev.cortex.cli.server.AgentServerCommand;
+import dev.cortex.cli.server.ServerStatusCommand;
+import dev.cortex.cli.server.ServerStopCommand;
 import dev.cortex.cli.server.SignalCommand;
 import dev.cortex.cli.sessions.SessionsCommand;
 import dev.cortex.cli.workflows.LibraryCommand;
@@ -53,6 +57,22 @@ public final class CortexCommand implements Callable<Integer> {
         return EscapedFailure.render(io, "cortex mcp", e);
       }
     }
+    CommandLine line = commandLine(io);
+    line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
+    line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
+    line.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) ->
+            EscapedFailure.render(io, commandLine.getCommandSpec().qualifiedName(), e));
+    // No verb takes @argument files: an @word is a value (cortex signal --data @FILE reads it).
+    line.setExpandAtFiles(false);
+    return line.execute(args);
+  }
+
+  /**
+   * The whole command tree: every verb and its subcommands. Shell completion and the manual pages
+   * are made from it too, so they name exactly the verbs and options there are.
+   */
+  public static CommandLine commandLine(Io io) {
     CommandLine line = new CommandLine(new CortexCommand(io));
     line.addSubcommand("mcp", new McpCommand(io));
     CommandLine tools = new CommandLine(new ToolsCommand(io));
@@ -84,6 +104,8 @@ public final class CortexCommand implements Callable<Integer> {
     CommandLine server = new CommandLine(new AgentServerCommand(io));
     server.addSubcommand("enroll", new AgentServerCommand.Enroll(io));
     server.addSubcommand("revoke", new AgentServerCommand.Revoke(io));
+    server.addSubcommand("status", new ServerStatusCommand(io));
+    server.addSubcommand("stop", new ServerStopCommand(io));
     line.addSubcommand("server", server);
     line.addSubcommand("client", new DeviceAgentCommand(io));
     line.addSubcommand("signal", new SignalCommand(io));
@@ -96,14 +118,9 @@ public final class CortexCommand implements Callable<Integer> {
     line.addSubcommand("sessions", sessions);
     line.addSubcommand("chat", new SessionsCommand.Chat(io));
     line.addSubcommand("models", ModelsCommand.line(io));
-    line.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
-    line.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
-    line.setExecutionExceptionHandler(
-        (e, commandLine, parseResult) ->
-            EscapedFailure.render(io, commandLine.getCommandSpec().qualifiedName(), e));
-    // No verb takes @argument files: an @word is a value (cortex signal --data @FILE reads it).
-    line.setExpandAtFiles(false);
-    return line.execute(args);
+    line.addSubcommand("completion", new CompletionCommand(io));
+    line.addSubcommand("manpages", new ManPagesCommand(io));
+    return line;
   }
 
   /** Prints {@code message} on standard error and returns {@link #USAGE}: the usage was wrong. */

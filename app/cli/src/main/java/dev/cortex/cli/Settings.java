@@ -4,6 +4,7 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.base.settings.CortexToml;
 import dev.cortex.base.settings.SettingsTable;
 import dev.cortex.cli.workflows.TemporalTable;
+import dev.cortex.mcp.tool.AuditSettings;
 import dev.cortex.models.ModelCatalog;
 import dev.cortex.server.daemon.DeviceSettings;
 import dev.cortex.server.daemon.ServerSettings;
@@ -36,7 +37,8 @@ public record Settings(CortexToml tables) {
           Budgets.TABLE,
           WaitSettings.TABLE,
           ModelCatalog.PROVIDERS_TABLE,
-          ModelCatalog.MODELS_TABLE);
+          ModelCatalog.MODELS_TABLE,
+          AuditSettings.TABLE);
 
   /**
    * Reads the settings; the catalog's entries are checked against each other here too (a model of

@@ -124,7 +124,15 @@ class CommandLineTest {
   @Test
   void toolsCall_readsArgumentsFromStdin() throws Exception {
     Run run =
-        run(Map.of(), "{\"timezone\":\"Europe/Berlin\"}", "tools", "call", "current_time", "-");
+        run(
+            Map.of(),
+            "{\"timezone\":\"Europe/Berlin\"}",
+            "tools",
+            "call",
+            "--bundles",
+            "core",
+            "current_time",
+            "-");
 
     assertThat(run.code()).isZero();
     assertThat(JSON.readTree(run.out()).path("timezone").asString()).isEqualTo("Europe/Berlin");
@@ -132,7 +140,7 @@ class CommandLineTest {
 
   @Test
   void toolsCall_invalidJson_isInvalidArgumentWithExitOne() throws Exception {
-    Run run = run("tools", "call", "current_time", "{not json");
+    Run run = run("tools", "call", "--bundles", "core", "current_time", "{not json");
 
     assertThat(run.code()).isEqualTo(1);
     assertThat(JSON.readTree(run.out()).path("error").path("code").asString())
@@ -142,7 +150,7 @@ class CommandLineTest {
 
   @Test
   void toolsCall_argumentsNotAnObject_isInvalidArgument() throws Exception {
-    Run run = run("tools", "call", "current_time", "[1,2]");
+    Run run = run("tools", "call", "--bundles", "core", "current_time", "[1,2]");
 
     assertThat(run.code()).isEqualTo(1);
     assertThat(run.err()).contains("must be a JSON object");
@@ -150,7 +158,7 @@ class CommandLineTest {
 
   @Test
   void toolsCall_unknownTool_isUnknownToolListingAvailableOnes() throws Exception {
-    Run run = run("tools", "call", "teleport", "{}");
+    Run run = run("tools", "call", "--bundles", "all", "teleport", "{}");
 
     assertThat(run.code()).isEqualTo(1);
     assertThat(JSON.readTree(run.out()).path("error").path("code").asString())

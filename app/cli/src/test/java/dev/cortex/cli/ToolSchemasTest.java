@@ -67,6 +67,129 @@ class ToolSchemasTest {
     assertThat(vague).as("parameters without a useful description").isEmpty();
   }
 
+  /**
+   * The portability rules of the MCP Inspector's strict mode: no {@code type} array (a nullable
+   * value is {@code anyOf} its type and null) and no schema that constrains nothing (any JSON is
+   * {@code anyOf} the six types).
+   */
+  @Test
+  void schemas_areTypedForClientsOfOneTypePerSchema() {
+    List<String> unportable = new ArrayList<>();
+    for (JsonNode tool : tools) {
+      String name = tool.path("name").asString();
+      unportable(tool.path("input_schema"), name + ".input", null, unportable);
+      unportable(tool.path("output_schema"), name + ".output", null, unportable);
+    }
+
+    assertThat(unportable).as("schemas the Inspector's strict mode warns about").isEmpty();
+  }
+
+  @Test
+  void inputSchemas_carryTheDefaultsAndFormatsTheirParametersHave() {
+    JsonNode runsList = tool("runs_list").path("input_schema").path("properties");
+    assertThat(runsList.path("limit").path("default").asInt()).isEqualTo(20);
+    assertThat(runsList.path("since").path("format").asString()).isEqualTo("date-time");
+    assertThat(runsList.path("since").path("examples").get(0).asString()).endsWith("Z");
+    JsonNode bash = tool("remote_bash").path("input_schema").path("properties");
+    assertThat(bash.path("timeout").path("default").asInt()).isEqualTo(120);
+    assertThat(
+            tool("current_time")
+                .path("input_schema")
+                .path("properties")
+                .path("timezone")
+                .path("examples")
+                .size())
+        .isEqualTo(3);
+    for (JsonNode tool : tools) {
+      tool.path("input_schema")
+          .path("properties")
+          .properties()
+          .forEach(
+              p ->
+                  assertThat(p.getValue().path("description").asString())
+                      .as(tool.path("name").asString() + "." + p.getKey())
+                      .doesNotContainPattern("\\(default (true|false|\\d+)\\)"));
+    }
+  }
+
+  static JsonNode tool(String name) {
+    for (JsonNode tool : tools) {
+      if (tool.path("name").asString().equals(name)) {
+        return tool;
+      }
+    }
+    throw new AssertionError("no tool " + name);
+  }
+
+  private static final Set<String> CONSTRAINING =
+      Set.of(
+          "type",
+          "enum",
+          "const",
+          "multipleOf",
+          "maximum",
+          "exclusiveMaximum",
+          "minimum",
+          "exclusiveMinimum",
+          "maxLength",
+          "minLength",
+          "pattern",
+          "format",
+          "maxItems",
+          "minItems",
+          "uniqueItems",
+          "maxProperties",
+          "minProperties",
+          "required",
+          "allOf",
+          "anyOf",
+          "oneOf",
+          "not",
+          "items",
+          "prefixItems",
+          "contains",
+          "properties",
+          "patternProperties",
+          "additionalProperties",
+          "propertyNames",
+          "$ref");
+
+  static void unportable(JsonNode schema, String where, String keyword, List<String> found) {
+    if (schema.isBoolean()) {
+      if (!"additionalProperties".equals(keyword)) {
+        found.add(where + ": a bare boolean schema");
+      }
+      return;
+    }
+    if (!schema.isObject()) {
+      return;
+    }
+    if (schema.path("type").isArray()) {
+      found.add(where + ": type " + schema.path("type"));
+    }
+    boolean constrains = schema.propertyNames().stream().anyMatch(CONSTRAINING::contains);
+    if (!constrains && !"not".equals(keyword)) {
+      found.add(where + ": constrains nothing");
+    }
+    for (String map : List.of("properties", "$defs", "patternProperties")) {
+      schema
+          .path(map)
+          .properties()
+          .forEach(p -> unportable(p.getValue(), where + "." + p.getKey(), map, found));
+    }
+    for (String list : List.of("anyOf", "oneOf", "allOf")) {
+      int i = 0;
+      for (JsonNode branch : schema.path(list)) {
+        unportable(branch, where + "|" + i++, list, found);
+      }
+    }
+    for (String single : List.of("items", "additionalProperties", "not", "propertyNames")) {
+      if (schema.has(single)) {
+        unportable(schema.get(single), where + "." + single, single, found);
+      }
+    }
+  }
+
   @Test
   void descriptions_sayWhenToUseATool_namingItsNeighbour() {
     Map<String, Set<String>> neighbours =
@@ -87,9 +210,12 @@ class ToolSchemasTest {
     }
   }
 
-  /** Objects (at any depth, in any branch) that are neither closed nor typed maps. */
+  /**
+   * Objects (at any depth, in any branch, in the shared definitions) that are neither closed nor
+   * typed maps.
+   */
   static void openObjects(JsonNode schema, String where, List<String> open) {
-    if (!schema.isObject()) {
+    if (!schema.isObject() || isAnyJson(schema)) {
       return;
     }
     JsonNode extra = schema.get("additionalProperties");
@@ -109,12 +235,28 @@ class ToolSchemasTest {
       openObjects(extra, where + ".*", open);
     }
     openObjects(schema.path("items"), where + "[]", open);
+    schema
+        .path("$defs")
+        .properties()
+        .forEach(d -> openObjects(d.getValue(), where + "#" + d.getKey(), open));
     for (String keyword : List.of("anyOf", "oneOf")) {
       int i = 0;
       for (JsonNode branch : schema.path(keyword)) {
         openObjects(branch, where + "|" + i++, open);
       }
     }
+  }
+
+  /** Any JSON value, spelt as a choice of the six types: what a caller's own data holds. */
+  private static boolean isAnyJson(JsonNode schema) {
+    Set<String> types = new java.util.HashSet<>();
+    for (JsonNode branch : schema.path("anyOf")) {
+      if (branch.size() != 1 || !branch.path("type").isString()) {
+        return false;
+      }
+      types.add(branch.path("type").asString());
+    }
+    return types.equals(Set.of("object", "array", "string", "number", "boolean", "null"));
   }
 
   private static boolean isObject(JsonNode schema) {

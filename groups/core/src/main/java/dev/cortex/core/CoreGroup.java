@@ -39,6 +39,7 @@ public final class CoreGroup {
     Remote remote = new Remote(agentServer, clock);
     RemoteWrite write = new RemoteWrite(remote);
     RemoteSearch search = new RemoteSearch(remote);
+    RemoteJob jobs = new RemoteJob(remote);
     return DESCRIPTOR
         .group(
             List.of(
@@ -48,7 +49,8 @@ public final class CoreGroup {
                 write.edit(),
                 search.glob(),
                 search.grep(),
-                new RemoteJob(remote).spec(),
+                jobs.spec(),
+                jobs.kill(),
                 CurrentTime.spec()))
         .withLeadNote(DeviceCatalogue.note(home.root().resolve(Machines.FILE)))
         .withInstructions(INSTRUCTIONS);
@@ -61,6 +63,6 @@ public final class CoreGroup {
           + " and edit files with remote_read, remote_write and remote_edit, find them with"
           + " remote_glob and search them with remote_grep, rather than through shell commands;"
           + " run commands with remote_bash, and long work with run_in_background, then follow it"
-          + " with remote_job. Follow the AGENTS.md text that comes with a file. current_time gives"
+          + " with remote_job (and stop it with remote_job_kill). Follow the AGENTS.md text that comes with a file. current_time gives"
           + " the time in any zone.";
 }

@@ -43,20 +43,23 @@ final class CurrentTime {
             Schema.object()
                 .optional(
                     "timezone",
-                    Schema.string(
-                        "IANA time zone such as 'Europe/Berlin', 'America/New_York' or 'UTC'. Defaults to"
-                            + " the server's local time zone.",
-                        1,
-                        64))
+                    Schema.withExamples(
+                        Schema.string(
+                            "IANA time zone such as 'Europe/Berlin', 'America/New_York' or 'UTC'."
+                                + " Defaults to the server's local time zone.",
+                            1,
+                            64),
+                        "Europe/Berlin",
+                        "America/New_York",
+                        "UTC"))
                 .build())
         .output(
             Schema.object()
                 .required("unix_timestamp", Schema.integer("Seconds since 1970-01-01T00:00:00Z."))
-                .required("utc", Schema.string("UTC time, ISO 8601, e.g. 2026-11-30T09:15:00Z."))
+                .required("utc", Schema.instant("UTC time, e.g. 2026-11-30T09:15:00Z."))
                 .required(
                     "local",
-                    Schema.string(
-                        "Wall-clock time with offset, ISO 8601, e.g. 2026-11-30T10:15:00+01:00."))
+                    Schema.instant("Wall-clock time with offset, e.g. 2026-11-30T10:15:00+01:00."))
                 .required("timezone", Schema.string("The IANA zone the local time is in."))
                 .required(
                     "utc_offset",

@@ -77,11 +77,12 @@ final class RemoteBash {
                     Schema.string("The command, as you would type it in a shell.", 1, 100_000))
                 .optional(
                     "timeout",
-                    Schema.integer(
-                        "Seconds the command may run, 1 to 600 (default 120). Ignored with"
-                            + " run_in_background.",
-                        Actions.MIN_TIMEOUT_SECONDS,
-                        Actions.MAX_TIMEOUT_SECONDS))
+                    Schema.withDefault(
+                        Schema.integer(
+                            "Seconds the command may run. Ignored with run_in_background.",
+                            Actions.MIN_TIMEOUT_SECONDS,
+                            Actions.MAX_TIMEOUT_SECONDS),
+                        120))
                 .optional(
                     "description",
                     Schema.string(

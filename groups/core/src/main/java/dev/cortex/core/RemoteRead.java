@@ -66,20 +66,22 @@ final class RemoteRead {
                 .required("device", Remote.deviceSchema())
                 .required(
                     "file_path",
-                    Schema.string(
-                        "Absolute path of the file on the device, e.g. /srv/app/main.py. '..'"
-                            + " is resolved as the shell resolves it: after a symbolic link to a"
-                            + " folder, it leads to the parent of the link's target.",
-                        1,
-                        4096))
+                    Schema.withExamples(
+                        Schema.string(
+                            "Absolute path of the file on the device. '..' is resolved as the"
+                                + " shell resolves it: after a symbolic link to a folder, it leads"
+                                + " to the parent of the link's target.",
+                            1,
+                            4096),
+                        "/srv/app/main.py"))
                 .optional(
                     "offset",
                     Schema.integer(
                         "The 1-based line to start at (text only).", 1, Integer.MAX_VALUE))
                 .optional(
                     "limit",
-                    Schema.integer(
-                        "How many lines to return (text only; default 2000).", 1, 100_000))
+                    Schema.withDefault(
+                        Schema.integer("How many lines to return (text only).", 1, 100_000), 2000))
                 .build())
         .output(
             Schema.object()

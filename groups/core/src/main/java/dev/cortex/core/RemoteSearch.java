@@ -80,7 +80,10 @@ final class RemoteSearch {
                 .required("device", Remote.deviceSchema())
                 .required(
                     "pattern",
-                    Schema.string("The glob, e.g. '**/*.py' or 'src/**/*.{ts,tsx}'.", 1, 1000))
+                    Schema.withExamples(
+                        Schema.string("The glob to match paths against.", 1, 1000),
+                        "**/*.py",
+                        "src/**/*.{ts,tsx}"))
                 .optional("path", path("The folder to search under"))
                 .build())
         .output(
@@ -130,17 +133,23 @@ final class RemoteSearch {
                         "Only files matching this glob (several: separated by spaces).", 1, 1000))
                 .optional(
                     "type",
-                    Schema.pattern(
-                        "Only files of this type, as ripgrep names it, e.g. py.",
-                        "^[A-Za-z0-9_+-]{1,32}$"))
+                    Schema.withExamples(
+                        Schema.pattern(
+                            "Only files of this type, as ripgrep names it.",
+                            "^[A-Za-z0-9_+-]{1,32}$"),
+                        "py",
+                        "java"))
                 .optional(
                     "output_mode",
-                    Schema.enumOf(
-                        "What to return: files_with_matches (default: matching paths, newest first),"
-                            + " content (path:line:text of each match) or count (path:matches).",
-                        "files_with_matches",
-                        "content",
-                        "count"))
+                    Schema.withDefault(
+                        Schema.enumOf(
+                            "What to return: files_with_matches (matching paths, newest first),"
+                                + " content (path:line:text of each match) or count"
+                                + " (path:matches).",
+                            "files_with_matches",
+                            "content",
+                            "count"),
+                        "files_with_matches"))
                 .optional("-A", Schema.integer("content: lines after each match.", 0, 1000))
                 .optional("-B", Schema.integer("content: lines before each match.", 0, 1000))
                 .optional(
@@ -148,8 +157,11 @@ final class RemoteSearch {
                 .optional(
                     "context",
                     Schema.integer("content: lines before and after each match (as -C).", 0, 1000))
-                .optional("-i", Schema.bool("Match regardless of letter case (default false)."))
-                .optional("-n", Schema.bool("content: show line numbers (default true)."))
+                .optional(
+                    "-i",
+                    Schema.withDefault(Schema.bool("Match regardless of letter case."), false))
+                .optional(
+                    "-n", Schema.withDefault(Schema.bool("content: show line numbers."), true))
                 .optional(
                     "head_limit",
                     Schema.integer(

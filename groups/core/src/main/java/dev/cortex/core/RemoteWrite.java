@@ -102,7 +102,10 @@ final class RemoteWrite {
                 .required(
                     "new_string",
                     Schema.string("The text to put in its place (may be empty).", 0, -1))
-                .optional("replace_all", Schema.bool("Replace every occurrence (default false)."))
+                .optional(
+                    "replace_all",
+                    Schema.withDefault(
+                        Schema.bool("Replace every occurrence, not just one."), false))
                 .build())
         .output(
             Schema.object()

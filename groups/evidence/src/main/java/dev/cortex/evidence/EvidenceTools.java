@@ -98,9 +98,11 @@ final class EvidenceTools {
                                     2000))
                             .optional(
                                 "required",
-                                Schema.bool(
-                                    "Whether the claim needs this criterion to verify (default"
-                                        + " true); at least one criterion must be required."))
+                                Schema.withDefault(
+                                    Schema.bool(
+                                        "Whether the claim needs this criterion to verify; at"
+                                            + " least one criterion must be required."),
+                                    true))
                             .build(),
                         1,
                         Inputs.MAX_CRITERIA,
@@ -164,12 +166,14 @@ final class EvidenceTools {
                         WireName.values(Relation.class)))
                 .optional(
                     "origin",
-                    Schema.enumOf(
-                        "Who produced it, as you report it: agent_reported (default: you saw or did"
-                            + " it), user_attested (a person told you), tool_output_recorded (a"
-                            + " tool's own output, copied). Only the project's policy decides what"
-                            + " counts.",
-                        WireName.values(Origin.class)))
+                    Schema.withDefault(
+                        Schema.enumOf(
+                            "Who produced it, as you report it: agent_reported (you saw or did"
+                                + " it), user_attested (a person told you), tool_output_recorded (a"
+                                + " tool's own output, copied). Only the project's policy decides"
+                                + " what counts.",
+                            WireName.values(Origin.class)),
+                        "agent_reported"))
                 .required(
                     "source_type",
                     Schema.enumOf(
@@ -194,10 +198,11 @@ final class EvidenceTools {
                         "SHA-256 of the artifact: 64 hexadecimal characters.", "^[0-9a-fA-F]{64}$"))
                 .optional(
                     "observed_at",
-                    Schema.string(
-                        "When it was observed, ISO 8601 with offset, e.g. 2026-11-05T00:00:00Z.",
-                        1,
-                        64))
+                    Schema.withExamples(
+                        Schema.withFormat(
+                            Schema.string("When it was observed, ISO 8601 with offset.", 1, 64),
+                            "date-time"),
+                        "2026-11-05T00:00:00Z"))
                 .build())
         .output(OutputSchemas.evidence())
         .hints(APPEND)
@@ -431,9 +436,9 @@ final class EvidenceTools {
                         true))
                 .optional(
                     "limit",
-                    Schema.integer(
-                        "The most records per collection, newest first: 1 to 20 (default 20).",
-                        1,
+                    Schema.withDefault(
+                        Schema.integer(
+                            "The most records per collection, newest first.", 1, Inputs.MAX_LIMIT),
                         Inputs.MAX_LIMIT))
                 .build())
         .output(OutputSchemas.context())

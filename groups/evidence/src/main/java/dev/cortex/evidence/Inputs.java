@@ -16,11 +16,12 @@ final class Inputs {
   static final String PROJECT_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$";
 
   static Map<String, Object> projectId() {
-    return Schema.pattern(
-        "Project the records belong to: 1 to 128 letters, digits and . _ : / -, starting with a"
-            + " letter or digit, e.g. 'example-api'. The first record creates it. Projects isolate"
-            + " records; they do not authenticate callers.",
-        PROJECT_ID_PATTERN);
+    return Schema.withExamples(
+        Schema.pattern(
+            "Project the records belong to; the first record creates it. Projects isolate"
+                + " records; they do not authenticate callers.",
+            PROJECT_ID_PATTERN),
+        "example-api");
   }
 
   static Map<String, Object> recordId(String what) {

@@ -31,7 +31,7 @@ final class OutputSchemas {
                 0,
                 false))
         .required("status", Schema.enumOf("Always 'unverified' for a new claim.", "unverified"))
-        .required("created_at", str("UTC time of creation."))
+        .required("created_at", Schema.instant("When it was created (UTC)."))
         .build();
   }
 
@@ -64,7 +64,7 @@ final class OutputSchemas {
         .required(
             "integrity_status",
             Schema.enumOf("Whether a digest was recorded.", "digest_recorded", "no_digest"))
-        .required("created_at", str("UTC time recorded."))
+        .required("created_at", Schema.instant("When it was recorded (UTC)."))
         .build();
   }
 
@@ -73,7 +73,7 @@ final class OutputSchemas {
         .required("assumption_id", str("ID of the new assumption."))
         .required("status", Schema.enumOf("Initial status.", "unverified"))
         .required("confidence", Schema.nullable(Schema.number("Caller-reported confidence.")))
-        .required("created_at", str("UTC time of creation."))
+        .required("created_at", Schema.instant("When it was created (UTC)."))
         .build();
   }
 
@@ -87,7 +87,7 @@ final class OutputSchemas {
         .required(
             "position",
             Schema.integer("Order of this update among the assumption's updates, from 1."))
-        .required("updated_at", str("UTC time of the update."))
+        .required("updated_at", Schema.instant("When it was updated (UTC)."))
         .build();
   }
 
@@ -177,7 +177,7 @@ final class OutputSchemas {
         .required(
             "findings",
             Schema.array("By severity, rule ID, then record IDs.", finding(), 0, 0, false))
-        .required("created_at", str("UTC time of the review."))
+        .required("created_at", Schema.instant("When the review was made (UTC)."))
         .build();
   }
 
@@ -217,7 +217,7 @@ final class OutputSchemas {
                       0,
                       0,
                       false))
-              .required("created_at", str("UTC time of creation."))
+              .required("created_at", Schema.instant("When it was created (UTC)."))
               .build();
       case "assumptions" ->
           Schema.object()
@@ -226,8 +226,8 @@ final class OutputSchemas {
               .required("context", optStr("Why it matters, as given."))
               .required("confidence", Schema.nullable(Schema.number("Caller-reported confidence.")))
               .required("status", Schema.enumOf("Its status now.", assumptionStatuses))
-              .required("created_at", str("UTC time of creation."))
-              .required("updated_at", str("UTC time of the last change."))
+              .required("created_at", Schema.instant("When it was created (UTC)."))
+              .required("updated_at", Schema.instant("When it last changed (UTC)."))
               .build();
       case "assumption_events" ->
           Schema.object()
@@ -236,7 +236,7 @@ final class OutputSchemas {
               .required("previous_status", Schema.enumOf("Status before.", assumptionStatuses))
               .required("new_status", Schema.enumOf("Status after.", assumptionStatuses))
               .required("reason", str("Why it changed."))
-              .required("created_at", str("UTC time of the update."))
+              .required("created_at", Schema.instant("When it was updated (UTC)."))
               .build();
       case "evidence" -> evidence();
       case "reviews" ->
@@ -249,7 +249,7 @@ final class OutputSchemas {
               .required(
                   "policy_version",
                   Schema.enumOf("The policy it applied.", "strict-1", "provisional-1"))
-              .required("created_at", str("UTC time of the review."))
+              .required("created_at", Schema.instant("When the review was made (UTC)."))
               .build();
       case "test_runs" ->
           Schema.object()
@@ -262,9 +262,9 @@ final class OutputSchemas {
               .required(
                   "files", Schema.array("The test files run.", Schema.string(null), 0, 0, false))
               .required("exit_code", Schema.integer("The runner's exit code; 0 passed."))
-              .required("started_at", str("UTC time the run started."))
-              .required("finished_at", str("UTC time it finished."))
-              .required("created_at", str("UTC time the receipt was saved."))
+              .required("started_at", Schema.instant("When the run started (UTC)."))
+              .required("finished_at", Schema.instant("When it finished (UTC)."))
+              .required("created_at", Schema.instant("When the receipt was saved (UTC)."))
               .build();
       default -> throw new IllegalArgumentException("unknown collection " + collection);
     };

@@ -34,9 +34,9 @@ final class ContextTool {
             "Returns the execution context of the session you run in: its sessionId, project,"
                 + " backend, model, provider, thinking and mode; scheduleTaskId and callbackSource for runs a"
                 + " schedule or a callback started; board for web sessions (null otherwise, and in"
-                + " this version). Use it to learn your project before passing it to other tools or"
-                + " commands (e.g. 'cortex schedule --project'). Everything is null in a server"
-                + " that no session started.")
+                + " this version). Use it to learn your project before passing it to other tools"
+                + " (e.g. cost_query's projectId). Everything is null in a server that no session"
+                + " started.")
         .input(Schema.object().build())
         .output(
             Schema.object()

@@ -49,8 +49,8 @@ final class CostQuery {
   static Map<String, Object> spendSchema(String what) {
     return Schema.object()
         .description(what)
-        .required("from", Schema.string("Start of the period (ISO 8601)."))
-        .required("to", Schema.string("End of the period, exclusive (ISO 8601)."))
+        .required("from", Schema.instant("Start of the period."))
+        .required("to", Schema.instant("End of the period, exclusive."))
         .required("usd", Schema.number("Spend in US dollars."))
         .required("api_usd", Schema.number("Of which paid per token through an API."))
         .required(

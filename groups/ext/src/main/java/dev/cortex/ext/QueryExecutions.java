@@ -61,8 +61,8 @@ final class QueryExecutions {
         .required("session_id", text)
         .required("backend", text)
         .required("model", text)
-        .required("started_at", Schema.string("When it started (ISO 8601)."))
-        .required("ended_at", Schema.nullable(Schema.string("When it ended (ISO 8601).")))
+        .required("started_at", Schema.instant("When it started."))
+        .required("ended_at", Schema.nullable(Schema.instant("When it ended.")))
         .required("cost_usd", Schema.number("What it cost in US dollars."))
         .required("turns", Schema.integer("Backend turns it took."))
         .required("output", Schema.nullable(Schema.string("Its final output, once completed.")))
@@ -92,7 +92,7 @@ final class QueryExecutions {
                 .optional(
                     "status",
                     Schema.enumOf(
-                        "Only records in this status (default all).",
+                        "Only records in this status (all: every status).",
                         "running",
                         "completed",
                         "failed",
@@ -101,7 +101,9 @@ final class QueryExecutions {
                         "all"))
                 .optional("project", Schema.string("Only records of this project.", 1, 128))
                 .optional(
-                    "limit", Schema.integer("How many records at most (default 20).", 1, MAX_LIMIT))
+                    "limit",
+                    Schema.withDefault(
+                        Schema.integer("How many records at most.", 1, MAX_LIMIT), 20))
                 .build())
         .output(
             Schema.object()

@@ -4,21 +4,23 @@ import dev.cortex.base.Json;
 import dev.cortex.base.StartupException;
 import dev.cortex.mcp.tool.ToolSpec;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The groups and tools one server serves: groups from {@code --bundles}, else {@code
- * CORTEX_MCP_BUNDLES}, else the registry's default; tools filtered by {@code
- * CORTEX_MCP_TOOL_ALLOWLIST}, which is checked against the selected groups before any tool is
- * registered.
+ * CORTEX_MCP_BUNDLES}, else the registry's default; tools chosen by a {@link ToolChoice} ({@code
+ * --tools} or {@code CORTEX_MCP_TOOL_ALLOWLIST}, {@code --exclude-tools}, {@code --read-only}),
+ * whose names are checked against the selected groups before any tool is registered.
  *
  * @param groups the selected groups, in selection order
- * @param tools the tools to register: the selected groups' tools that pass the allowlist
+ * @param tools the tools to register: the selected groups' tools that the choice keeps
  */
 public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
 
@@ -49,7 +51,7 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
    */
   public static Composition select(
       GroupRegistry registry, String bundlesFlag, String bundlesEnv, String allowlistEnv) {
-    return select(registry, bundlesFlag, bundlesEnv, allowlistEnv, null);
+    return select(registry, bundlesFlag, bundlesEnv, allowlistEnv, (String) null);
   }
 
   /**
@@ -64,6 +66,27 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
       String bundlesEnv,
       String allowlistEnv,
       String defaultBundles) {
+    return select(
+        registry,
+        bundlesFlag,
+        bundlesEnv,
+        defaultBundles,
+        ToolChoice.of(false, null, allowlistEnv, null));
+  }
+
+  /**
+   * Selects groups ({@code --bundles}, else {@code CORTEX_MCP_BUNDLES}, else {@code
+   * defaultBundles}, else the registry's default; {@code all} is every known group), then their
+   * tools as {@code choice} says.
+   *
+   * @throws StartupException naming the problem and the valid choices
+   */
+  public static Composition select(
+      GroupRegistry registry,
+      String bundlesFlag,
+      String bundlesEnv,
+      String defaultBundles,
+      ToolChoice choice) {
     List<String> names;
     if (bundlesFlag != null) {
       names = parseList(bundlesFlag, "--bundles");
@@ -73,6 +96,9 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
       names = parseList(defaultBundles, "--default-bundles");
     } else {
       names = registry.defaults();
+    }
+    if (names.size() == 1 && names.get(0).equals(ALL)) {
+      names = registry.names();
     }
     List<CapabilityGroup> groups = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
@@ -91,7 +117,7 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
                               + raw
                               + "'. Known groups: "
                               + String.join(", ", registry.names())
-                              + ".")));
+                              + " (or all).")));
     }
     if (groups.isEmpty()) {
       throw new StartupException(
@@ -100,7 +126,36 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
               + ".");
     }
     List<ToolSpec> all = groups.stream().flatMap(g -> g.tools().stream()).toList();
-    return new Composition(groups, withLeadNotes(groups, filter(all, allowlistEnv, seen)));
+    List<ToolSpec> chosen = choice.apply(all, seen, elsewhere(registry, seen, choice, all));
+    return new Composition(groups, withLeadNotes(groups, chosen));
+  }
+
+  /** The word that selects every known group. */
+  public static final String ALL = "all";
+
+  /**
+   * The tools of the groups not selected, by group, when {@code choice} names a tool the selected
+   * groups lack (only then are those groups built, to say where the tool is).
+   */
+  private static Map<String, List<String>> elsewhere(
+      GroupRegistry registry, Set<String> selected, ToolChoice choice, List<ToolSpec> all) {
+    Set<String> served = new HashSet<>();
+    all.forEach(t -> served.add(t.name()));
+    boolean missing =
+        java.util.stream.Stream.concat(choice.only().stream(), choice.excluded().stream())
+            .anyMatch(n -> !served.contains(n));
+    Map<String, List<String>> tools = new LinkedHashMap<>();
+    if (!missing) {
+      return tools;
+    }
+    for (String name : registry.names()) {
+      if (!selected.contains(name)) {
+        registry
+            .create(name)
+            .ifPresent(g -> tools.put(name, g.tools().stream().map(ToolSpec::name).toList()));
+      }
+    }
+    return tools;
   }
 
   /** Appends each group's lead note to the first served tool it names. */
@@ -120,31 +175,6 @@ public record Composition(List<CapabilityGroup> groups, List<ToolSpec> tools) {
       }
     }
     return noted;
-  }
-
-  private static List<ToolSpec> filter(
-      List<ToolSpec> all, String allowlistEnv, Set<String> groupNames) {
-    if (allowlistEnv == null || allowlistEnv.isBlank()) {
-      return all;
-    }
-    Set<String> allowed = new LinkedHashSet<>();
-    for (String raw : parseList(allowlistEnv, "CORTEX_MCP_TOOL_ALLOWLIST")) {
-      allowed.add(toolName(raw));
-    }
-    Set<String> served = new TreeSet<>();
-    all.forEach(t -> served.add(t.name()));
-    List<String> outside = allowed.stream().filter(n -> !served.contains(n)).toList();
-    if (!outside.isEmpty()) {
-      throw new StartupException(
-          "CORTEX_MCP_TOOL_ALLOWLIST names "
-              + String.join(", ", outside)
-              + ", not served by the selected groups ("
-              + String.join(", ", groupNames)
-              + "). Their tools: "
-              + (served.isEmpty() ? "none" : String.join(", ", served))
-              + ".");
-    }
-    return all.stream().filter(t -> allowed.contains(t.name())).toList();
   }
 
   /** Accepts both {@code core} and the seed's {@code cortex-core} spelling. */

@@ -23,20 +23,20 @@ public final class AnswerBound {
   /** Built once: every tool's output schema shares it. */
   private static final Map<String, Object> SPILLED = spilledSchema();
 
-  /** The schema of a spilled answer. */
+  /** The schema of a spilled answer: one description for its four fields. */
   private static Map<String, Object> spilledSchema() {
     return Schema.object()
-        .description("The answer was over " + MAX_CHARS + " characters and was saved to a file.")
+        .description(
+            "Over "
+                + MAX_CHARS
+                + " characters: the answer is in the file saved_to (preview: its first 2 KB).")
         .required(
             "spilled",
             Schema.object()
-                .required("saved_to", Schema.string("The file that holds the whole answer (JSON)."))
-                .required("total_chars", Schema.integer("The whole answer's length in characters."))
-                .required(
-                    "preview",
-                    Schema.string("The answer's first 2 KB of JSON, cut at a character."))
-                .required(
-                    "note", Schema.string("How to get the rest: read the file, or ask for less."))
+                .required("saved_to", Schema.string(null))
+                .required("total_chars", Schema.integer(null))
+                .required("preview", Schema.string(null))
+                .required("note", Schema.string(null))
                 .build())
         .build();
   }

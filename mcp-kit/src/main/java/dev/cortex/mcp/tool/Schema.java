@@ -89,11 +89,53 @@ public final class Schema {
     return schema;
   }
 
-  /** Any JSON value (what a caller's own data holds): no type, only a description. */
+  /**
+   * Any JSON value (what a caller's own data holds), spelt as a choice of the six JSON types so
+   * that every client sees a typed schema; repeated, it becomes one shared definition (see {@link
+   * SharedDefinitions}).
+   */
   public static Map<String, Object> any(String description) {
     Map<String, Object> schema = new LinkedHashMap<>();
-    schema.put("description", description);
+    if (description != null) {
+      schema.put("description", description);
+    }
+    schema.put("anyOf", ANY_JSON);
     return schema;
+  }
+
+  static final List<Map<String, Object>> ANY_JSON =
+      List.of(
+          Map.of("type", "object"),
+          Map.of("type", "array"),
+          Map.of("type", "string"),
+          Map.of("type", "number"),
+          Map.of("type", "boolean"),
+          Map.of("type", "null"));
+
+  /** {@code schema} with a {@code default}: the value a tool uses when the caller gives none. */
+  public static Map<String, Object> withDefault(Map<String, Object> schema, Object value) {
+    return with(schema, "default", value);
+  }
+
+  /** {@code schema} with a {@code format}, such as {@code date-time} or {@code uri}. */
+  public static Map<String, Object> withFormat(Map<String, Object> schema, String format) {
+    return with(schema, "format", format);
+  }
+
+  /** {@code schema} with {@code examples} of valid values. */
+  public static Map<String, Object> withExamples(Map<String, Object> schema, Object... values) {
+    return with(schema, "examples", List.of(values));
+  }
+
+  /** An ISO 8601 instant with offset ({@code format: date-time}). */
+  public static Map<String, Object> instant(String description) {
+    return withFormat(string(description), "date-time");
+  }
+
+  private static Map<String, Object> with(Map<String, Object> schema, String key, Object value) {
+    Map<String, Object> copy = new LinkedHashMap<>(schema);
+    copy.put(key, value);
+    return copy;
   }
 
   /**
@@ -116,12 +158,23 @@ public final class Schema {
     return Collections.unmodifiableMap(schema);
   }
 
-  /** A value that may also be JSON {@code null}. */
+  /**
+   * A value that may also be JSON {@code null}: {@code anyOf} the schema and {@code null}, with the
+   * description outside both (a {@code type} array would say the same, but clients that map tool
+   * schemas onto a dialect of one type per schema reject it).
+   */
   public static Map<String, Object> nullable(Map<String, Object> schema) {
-    Map<String, Object> copy = new LinkedHashMap<>(schema);
-    copy.put("type", List.of(schema.get("type"), "null"));
+    Map<String, Object> value = new LinkedHashMap<>(schema);
+    Object description = value.remove("description");
+    Map<String, Object> copy = new LinkedHashMap<>();
+    if (description != null) {
+      copy.put("description", description);
+    }
+    copy.put("anyOf", List.of(value, NULL));
     return copy;
   }
+
+  private static final Map<String, Object> NULL = Map.of("type", "null");
 
   private static Map<String, Object> node(String type, String description) {
     Map<String, Object> schema = new LinkedHashMap<>();

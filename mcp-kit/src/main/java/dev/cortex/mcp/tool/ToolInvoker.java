@@ -29,6 +29,7 @@ public final class ToolInvoker {
   private final CortexHome home;
   private final Clock clock;
   private final boolean checkOutputs;
+  private final AuditTrail audit;
 
   /**
    * An invoker that checks results against output schemas when the system property {@code
@@ -40,6 +41,23 @@ public final class ToolInvoker {
 
   public ToolInvoker(
       Collection<ToolSpec> specs, CortexHome home, Clock clock, boolean checkOutputs) {
+    this(specs, home, clock, checkOutputs, AuditTrail.OFF);
+  }
+
+  /**
+   * An invoker that records every call in {@code audit}, checking outputs as {@link
+   * #ToolInvoker(Collection, CortexHome, Clock)} says.
+   */
+  public ToolInvoker(Collection<ToolSpec> specs, CortexHome home, Clock clock, AuditTrail audit) {
+    this(specs, home, clock, Boolean.getBoolean("cortex.checkOutputs"), audit);
+  }
+
+  private ToolInvoker(
+      Collection<ToolSpec> specs,
+      CortexHome home,
+      Clock clock,
+      boolean checkOutputs,
+      AuditTrail audit) {
     for (ToolSpec spec : specs) {
       if (tools.put(spec.name(), new Entry(spec)) != null) {
         throw new IllegalArgumentException("tool served twice: " + spec.name());
@@ -48,22 +66,25 @@ public final class ToolInvoker {
     this.home = Objects.requireNonNull(home, "home");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.checkOutputs = checkOutputs;
+    this.audit = java.util.Objects.requireNonNull(audit, "audit");
   }
 
   /**
    * Compiles every schema and runs the argument-checking path once per tool (with arguments that
    * are refused before any handler runs), and calls the tools that declare warm-up arguments, so
-   * that no first call pays for class loading. Safe to call concurrently with real calls.
+   * that no first call pays for class loading. Safe to call concurrently with real calls. These
+   * calls are no one's, and the audit trail leaves them out.
    */
   public void prepare() {
     JsonNode refused = Json.tree(java.util.Map.of("\u0000warm-up", true));
     for (Entry entry : tools.values()) {
-      call(entry.spec.name(), refused, ToolContext.ProgressSink.NONE).text();
+      invoke(entry.spec.name(), refused, ToolContext.Caller.of(ToolContext.ProgressSink.NONE))
+          .text();
       if (entry.spec.warmUpArguments() != null) {
-        call(
+        invoke(
                 entry.spec.name(),
                 Json.tree(entry.spec.warmUpArguments()),
-                ToolContext.ProgressSink.NONE)
+                ToolContext.Caller.of(ToolContext.ProgressSink.NONE))
             .text();
       }
       if (checkOutputs) {
@@ -99,6 +120,20 @@ public final class ToolInvoker {
    * {@code arguments} may be null, meaning {@code {}}.
    */
   public ToolOutcome call(String name, JsonNode arguments, ToolContext.Caller caller) {
+    java.time.Instant at = clock.instant();
+    long started = System.nanoTime();
+    ToolOutcome outcome = invoke(name, arguments, caller);
+    audit.record(
+        at,
+        caller.session(),
+        name,
+        arguments,
+        outcome instanceof ToolOutcome.Failure failure ? failure.code() : "ok",
+        java.time.Duration.ofNanos(System.nanoTime() - started));
+    return outcome;
+  }
+
+  private ToolOutcome invoke(String name, JsonNode arguments, ToolContext.Caller caller) {
     Entry entry = tools.get(name);
     if (entry == null) {
       return new ToolOutcome.Failure(

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * handler that does the work. The same spec serves MCP and {@code cortex tools call}.
  *
  * @param outputSchema the schema of a successful answer; it admits a spilled answer too (see {@link
- *     AnswerBound})
+ *     AnswerBound}), and the parts it repeats are written once (see {@link SharedDefinitions})
  * @param spillLimit characters of text output above which the output is spilled to disk, or 0
  * @param blocking whether the tool may block for long (a process, a person, the network): such
  *     tools run on a worker thread so the server keeps reading requests meanwhile
@@ -45,7 +45,7 @@ public record ToolSpec(
     if (!"object".equals(inputSchema.get("type")) || !"object".equals(outputSchema.get("type"))) {
       throw new IllegalArgumentException("schemas of " + name + " must be objects");
     }
-    outputSchema = AnswerBound.admitSpilled(outputSchema);
+    outputSchema = SharedDefinitions.share(AnswerBound.admitSpilled(outputSchema));
     if (warmUpArguments != null && (!hints.readOnly() || hints.openWorld() || blocking)) {
       throw new IllegalArgumentException(
           "only read-only, closed-world, quick tools may be warmed up: " + name);

@@ -24,6 +24,7 @@ import io.modelcontextprotocol.server.McpServer;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code cortex mcp}: serves the selected groups over stdio or streamable HTTP. */
@@ -33,7 +34,10 @@ import picocli.CommandLine.Option;
     description = {
       "Serve MCP on stdio (default) or streamable HTTP.",
       "Groups come from --bundles, else CORTEX_MCP_BUNDLES, else the default composition"
-          + " (evidence, workflows). CORTEX_MCP_TOOL_ALLOWLIST limits the tools served."
+          + " (evidence, workflows); cortex tools list and call choose them the same way."
+          + " --bundles all serves every group, e.g. the remote tools of core and the session"
+          + " tools of ext. --tools (or CORTEX_MCP_TOOL_ALLOWLIST), --exclude-tools and"
+          + " --read-only choose among their tools."
     })
 public final class McpCommand implements Callable<Integer> {
   private final Io io;
@@ -41,8 +45,12 @@ public final class McpCommand implements Callable<Integer> {
   @Option(
       names = "--bundles",
       paramLabel = "GROUPS",
-      description = "Capability groups to serve: a comma list or a JSON array.")
+      description =
+          "Capability groups to serve: a comma list or a JSON array, or all (e.g."
+              + " core,ext,evidence,workflows).")
   String bundles;
+
+  @Mixin ToolChoiceOptions choice = new ToolChoiceOptions();
 
   @Option(
       names = "--default-bundles",
@@ -87,6 +95,10 @@ public final class McpCommand implements Callable<Integer> {
     command.bind = "127.0.0.1";
     for (int i = 1; i < args.length; i++) {
       String arg = args[i];
+      if (arg.equals("--read-only")) {
+        command.choice.readOnly = true;
+        continue;
+      }
       int eq = arg.indexOf('=');
       String name = eq > 0 ? arg.substring(0, eq) : arg;
       String value;
@@ -101,6 +113,8 @@ public final class McpCommand implements Callable<Integer> {
         case "--bundles" -> command.bundles = value;
         case "--default-bundles" -> command.defaultBundles = value;
         case "--bind" -> command.bind = value;
+        case "--tools" -> command.choice.tools = value;
+        case "--exclude-tools" -> command.choice.excludeTools = value;
         case "--http" -> {
           if (!value.matches("[0-9]{1,5}")) {
             return null;
@@ -120,8 +134,9 @@ public final class McpCommand implements Callable<Integer> {
     StartupTrace.mark("command parsed");
     Services services = new Services(io).servingMcp();
     GroupRegistry registry = AllGroups.registry(services);
-    Composition composition = ToolsCommand.compose(io, registry, bundles, defaultBundles);
-    ToolInvoker invoker = ToolsCommand.invoker(io, composition);
+    Composition composition =
+        ToolsCommand.compose(io, registry, bundles, defaultBundles, choice.choice(io));
+    ToolInvoker invoker = ToolsCommand.invoker(io, services, composition);
     McpAssembly.ServerIdentity identity =
         new McpAssembly.ServerIdentity(
             "cortex", "Cortex", Version.get(), instructions(composition));
@@ -131,7 +146,8 @@ public final class McpCommand implements Callable<Integer> {
     if (Terminal.stdinIsTerminal()) {
       io.err()
           .println(
-              ConnectHint.text(Launcher.command(io), composition.serverKey(registry), bundles));
+              ConnectHint.text(
+                  Launcher.command(io), composition.serverKey(registry), bundles, composition));
     }
     StdioTransport transport =
         new StdioTransport(
@@ -174,7 +190,10 @@ public final class McpCommand implements Callable<Integer> {
                 + server.endpoint()
                 + " (groups: "
                 + String.join(", ", composition.groupNames())
-                + ")");
+                + "; "
+                + composition.tools().size()
+                + " tools)."
+                + ConnectHint.moreGroups(composition));
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "cortex-http-stop"));
     server.join();
     return CortexCommand.OK;

@@ -5,8 +5,13 @@ import dev.cortex.cli.AllGroups;
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Services;
+import dev.cortex.cli.Table;
+import dev.cortex.mcp.compose.CapabilityGroup;
 import dev.cortex.mcp.compose.Composition;
 import dev.cortex.mcp.compose.GroupRegistry;
+import dev.cortex.mcp.compose.ToolChoice;
+import dev.cortex.mcp.tool.AuditSettings;
+import dev.cortex.mcp.tool.AuditTrail;
 import dev.cortex.mcp.tool.ToolContext;
 import dev.cortex.mcp.tool.ToolInvoker;
 import dev.cortex.mcp.tool.ToolOutcome;
@@ -20,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import tools.jackson.core.JacksonException;
@@ -42,25 +48,28 @@ public final class ToolsCommand implements Callable<Integer> {
     return CortexCommand.usage(io, "cortex tools: say 'list' or 'call NAME JSON'.");
   }
 
-  static Composition compose(Io io, String bundles) {
-    return compose(io, AllGroups.registry(io), bundles);
-  }
-
-  static Composition compose(Io io, GroupRegistry registry, String bundles) {
-    return compose(io, registry, bundles, null);
-  }
-
-  static Composition compose(Io io, GroupRegistry registry, String bundles, String defaultBundles) {
+  /**
+   * The composition of every verb that serves or calls tools ({@code cortex mcp}, {@code tools
+   * list}, {@code tools call}), by one rule: groups from {@code bundles}, else {@code
+   * CORTEX_MCP_BUNDLES}, else {@code defaultBundles}, else the default composition; tools as {@code
+   * choice} says.
+   */
+  static Composition compose(
+      Io io, GroupRegistry registry, String bundles, String defaultBundles, ToolChoice choice) {
     return Composition.select(
-        registry,
-        bundles,
-        io.env("CORTEX_MCP_BUNDLES"),
-        io.env("CORTEX_MCP_TOOL_ALLOWLIST"),
-        defaultBundles);
+        registry, bundles, io.env("CORTEX_MCP_BUNDLES"), defaultBundles, choice);
   }
 
-  static ToolInvoker invoker(Io io, Composition composition) {
-    return new ToolInvoker(composition.tools(), io.home(), Clock.systemDefaultZone());
+  /**
+   * The invoker of every verb that calls tools: the one place a call is made, and so recorded in
+   * the audit trail ({@code [audit]} of cortex.toml), whatever the transport.
+   */
+  static ToolInvoker invoker(Io io, Services services, Composition composition) {
+    return new ToolInvoker(
+        composition.tools(),
+        io.home(),
+        Clock.systemDefaultZone(),
+        AuditTrail.of(services.settings().get(AuditSettings.TABLE), io.home()));
   }
 
   /** {@code cortex tools list}. */
@@ -69,14 +78,20 @@ public final class ToolsCommand implements Callable<Integer> {
       description = "List the tools of the selected groups.",
       mixinStandardHelpOptions = true)
   public static final class ListTools implements Callable<Integer> {
+    /** How much of a description a line of the table shows. */
+    static final int GIST = 72;
+
     private final Io io;
 
     @Option(
         names = "--bundles",
         paramLabel = "GROUPS",
         description =
-            "Groups to list (comma list or JSON array); default: CORTEX_MCP_BUNDLES, else the default composition.")
+            "Groups to list (comma list or JSON array, or all); default: CORTEX_MCP_BUNDLES, else"
+                + " the default composition (evidence, workflows), as for cortex mcp.")
     String bundles;
+
+    @Mixin ToolChoiceOptions choice = new ToolChoiceOptions();
 
     @Option(names = "--json", description = "Print names, descriptions, schemas and hints as JSON.")
     boolean json;
@@ -87,7 +102,8 @@ public final class ToolsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      Composition composition = compose(io, bundles);
+      Composition composition =
+          compose(io, AllGroups.registry(io), bundles, null, choice.choice(io));
       if (json) {
         List<Map<String, Object>> tools = new ArrayList<>();
         for (ToolSpec spec : composition.tools()) {
@@ -104,15 +120,25 @@ public final class ToolsCommand implements Callable<Integer> {
         return CortexCommand.OK;
       }
       io.out().println("groups: " + String.join(", ", composition.groupNames()));
-      for (ToolSpec spec : composition.tools()) {
-        io.out().println(spec.name() + "  " + firstSentence(spec.description()));
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(List.of("TOOL", "GROUP", "ACCESS", "DESCRIPTION"));
+      for (CapabilityGroup group : composition.groups()) {
+        List<String> names = group.tools().stream().map(ToolSpec::name).toList();
+        for (ToolSpec spec : composition.tools()) {
+          if (names.contains(spec.name())) {
+            rows.add(
+                List.of(
+                    spec.name(),
+                    group.name(),
+                    spec.hints().readOnly() ? "read" : "write",
+                    Gist.of(spec.description(), GIST)));
+          }
+        }
+      }
+      if (rows.size() > 1) {
+        Table.print(io.out(), rows);
       }
       return CortexCommand.OK;
-    }
-
-    private static String firstSentence(String text) {
-      int end = text.indexOf(". ");
-      return end < 0 ? text : text.substring(0, end + 1);
     }
   }
 
@@ -128,7 +154,9 @@ public final class ToolsCommand implements Callable<Integer> {
         names = "--bundles",
         paramLabel = "GROUPS",
         description =
-            "Groups to serve the tool from; default: CORTEX_MCP_BUNDLES, else all groups.")
+            "Groups to serve the tool from (comma list or JSON array, or all); default:"
+                + " CORTEX_MCP_BUNDLES, else the default composition (evidence, workflows), as for"
+                + " cortex mcp.")
     String bundles;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "The tool's name.")
@@ -153,9 +181,26 @@ public final class ToolsCommand implements Callable<Integer> {
           compose(
               io,
               registry,
-              bundles == null && io.env("CORTEX_MCP_BUNDLES") == null
-                  ? String.join(",", registry.names())
-                  : bundles);
+              bundles,
+              null,
+              ToolChoice.of(false, null, io.env("CORTEX_MCP_TOOL_ALLOWLIST"), null));
+      if (composition.tools().stream().noneMatch(t -> t.name().equals(name))) {
+        String elsewhere = groupOf(registry, composition, name);
+        if (elsewhere != null) {
+          return report(
+              new ToolOutcome.Failure(
+                  dev.cortex.base.ErrorCodes.UNKNOWN_TOOL,
+                  name
+                      + " is a tool of the "
+                      + elsewhere
+                      + " group, which the selected groups ("
+                      + String.join(", ", composition.groupNames())
+                      + ") leave out. Add it: --bundles "
+                      + String.join(",", withGroup(composition.groupNames(), elsewhere))
+                      + " (or --bundles all), or set CORTEX_MCP_BUNDLES; an MCP client gets it"
+                      + " the same way, from cortex mcp --bundles."));
+        }
+      }
       JsonNode args;
       String text = arguments == null ? "{}" : arguments;
       if ("-".equals(text)) {
@@ -174,7 +219,7 @@ public final class ToolsCommand implements Callable<Integer> {
               .withSession(
                   dev.cortex.mcp.caller.SessionIdentity.fromEnvironment(io.env()),
                   new dev.cortex.mcp.caller.SessionMemory());
-      int code = report(invoker(io, composition).call(name, args, caller));
+      int code = report(invoker(io, services, composition).call(name, args, caller));
       services.awaitRuns();
       return code;
     }
@@ -208,6 +253,24 @@ public final class ToolsCommand implements Callable<Integer> {
       }
       return CortexCommand.OK;
     }
+  }
+
+  /** The group not selected in {@code composition} that serves {@code tool}, or null. */
+  private static String groupOf(GroupRegistry registry, Composition composition, String tool) {
+    for (String group : registry.names()) {
+      if (!composition.groupNames().contains(group)
+          && registry.create(group).orElseThrow().tools().stream()
+              .anyMatch(t -> t.name().equals(tool))) {
+        return group;
+      }
+    }
+    return null;
+  }
+
+  private static List<String> withGroup(List<String> groups, String group) {
+    List<String> all = new ArrayList<>(List.of(group));
+    all.addAll(groups);
+    return all;
   }
 
   /** The listing of {@code tools list --json}: the groups, then the tools, always in that order. */

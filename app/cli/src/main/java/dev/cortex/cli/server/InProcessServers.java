@@ -60,7 +60,7 @@ public final class InProcessServers implements SessionServers {
               null,
               io.env("CORTEX_MCP_BUNDLES"),
               io.env("CORTEX_MCP_TOOL_ALLOWLIST"),
-              null);
+              (String) null);
     } catch (StartupException e) {
       throw new IllegalArgumentException(
           "The session's MCP server could not be composed: " + e.getMessage());

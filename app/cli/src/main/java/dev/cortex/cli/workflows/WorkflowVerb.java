@@ -127,7 +127,10 @@ final class WorkflowVerb {
     }
   }
 
-  /** {@code --[no-]progress}: steps shown on standard error as they complete. */
+  /**
+   * {@code --[no-]progress}: steps shown on standard error as they complete, with the end of their
+   * output as it comes unless {@code --quiet}.
+   */
   static final class Progress {
     @Option(
         names = "--progress",
@@ -135,10 +138,16 @@ final class WorkflowVerb {
         description = "Show steps as they complete (default: when standard error is a terminal).")
     Boolean progress;
 
+    @Option(
+        names = {"-q", "--quiet"},
+        description =
+            "Do not show a step's output as it comes (shown with the progress otherwise).")
+    boolean quiet;
+
     /** Who hears the run: a line per step on standard error, or nobody. */
     RunListener listener(Io io) {
       boolean live = progress != null ? progress : Terminal.stderrIsTerminal();
-      return live ? new LiveProgress(io) : RunListener.NONE;
+      return live ? new LiveProgress(io, !quiet) : RunListener.NONE;
     }
   }
 }

@@ -21,4 +21,9 @@ public interface ProcessObserver {
 
   /** {@code process} ended and its group with it. */
   void ended(RunningProcess process);
+
+  /** Where the output of the processes the attempt starts goes as it comes; nowhere by default. */
+  default dev.cortex.process.OutputListener output() {
+    return dev.cortex.process.OutputListener.NONE;
+  }
 }

@@ -3,7 +3,6 @@ package dev.cortex.workflows.activity;
 import dev.cortex.base.Json;
 import dev.cortex.mcp.tool.Schema;
 import dev.cortex.process.Capture;
-import dev.cortex.process.OutputListener;
 import dev.cortex.process.ProcessResult;
 import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
@@ -240,7 +239,7 @@ public final class ShellActivity implements Activity {
       throws ActivityFailure, InterruptedException {
     RunningProcess process;
     try {
-      process = Processes.start(spec, OutputListener.NONE);
+      process = Processes.start(spec, observer.output());
     } catch (IOException e) {
       throw startFailure(program, e);
     }

@@ -301,7 +301,8 @@ public final class EmbeddedEngine implements Engine {
           }
           Step step = manifest.steps().get(position);
           current = step.id();
-          StepRecord record = steps.run(step, manifest, context, scope, recording(position));
+          StepRecord record =
+              steps.run(step, manifest, context, scope, recording(position, listener));
           if (cancellation.get() != null && record.status() == StepStatus.FAILED) {
             // The step was cut short: its processes ended with the interrupt.
             Thread.interrupted();
@@ -355,10 +356,20 @@ public final class EmbeddedEngine implements Engine {
       return run;
     }
 
-    /** Records the process groups of the step at {@code position} while they run. */
-    private ProcessObserver recording(int position) {
+    /**
+     * Records the process groups of the step at {@code position} while they run, and passes their
+     * output to {@code listener} as it comes.
+     */
+    private ProcessObserver recording(int position, RunListener listener) {
       String runId = run.runId();
+      String stepId = manifest.steps().get(position).id();
       return new ProcessObserver() {
+        @Override
+        public dev.cortex.process.OutputListener output() {
+          return (stream, bytes, offset, length) ->
+              tell(() -> listener.stepOutput(stepId, bytes, offset, length));
+        }
+
         @Override
         public void started(RunningProcess process) {
           if (process.groupId() > 0) {

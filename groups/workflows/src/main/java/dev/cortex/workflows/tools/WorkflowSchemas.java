@@ -138,10 +138,8 @@ final class WorkflowSchemas {
             .required("status", runStatus())
             .required("engine", Schema.string("The engine it ran on: embedded or temporal."))
             .required("started_at", instant("When it started."))
-            .required("ended_at", Schema.nullable(instant("When it ended; null while running.")))
-            .required(
-                "duration_ms",
-                Schema.nullable(Schema.integer("How long it ran, in ms; null while running.")))
+            .required("ended_at", Schema.nullable(instant("When it ended.")))
+            .required("duration_ms", Schema.nullable(Schema.integer("How long it ran, in ms.")))
             .required("steps_total", Schema.integer("How many steps the workflow has."))
             .required("steps_completed", Schema.integer("How many have an outcome."))
             .required("cost", cost("What the run cost so far."))
@@ -204,10 +202,8 @@ final class WorkflowSchemas {
         .required("status", runStatus())
         .required("engine", Schema.string("The engine it runs on: embedded or temporal."))
         .required("started_at", instant("When it started."))
-        .required("ended_at", Schema.nullable(instant("When it ended; null while running.")))
-        .required(
-            "duration_ms",
-            Schema.nullable(Schema.integer("How long it ran, in ms; null while running.")))
+        .required("ended_at", Schema.nullable(instant("When it ended.")))
+        .required("duration_ms", Schema.nullable(Schema.integer("How long it ran, in ms.")))
         .required("cost", cost("What the run cost: the steps' costs summed."))
         .required("steps_total", Schema.integer("How many steps the workflow has."))
         .required("steps_completed", Schema.integer("How many have an outcome."))
@@ -228,8 +224,8 @@ final class WorkflowSchemas {
         .required(
             "status",
             Schema.enumOf(
-                "pending (not run yet, or after a failed step), succeeded, failed, skipped (its"
-                    + " if was false) or cancelled (running when the run was stopped).",
+                "pending: not run (yet); skipped: its if was false; cancelled: running when the"
+                    + " run was stopped.",
                 STEP_STATUSES))
         .required("attempts", Schema.integer("Attempts made, retries included."))
         .required("started_at", Schema.nullable(instant("When its first attempt started.")))
@@ -239,9 +235,7 @@ final class WorkflowSchemas {
         .optional("model", Schema.string("llm steps: the model that answered."))
         .required(
             "output",
-            Schema.any(
-                "What the step returned (see the kind's output in the activity reference); null"
-                    + " before it ran, when it failed without output, or when elided."))
+            Schema.any("What the step returned, as its kind's reference says; null if none."))
         .required(
             "output_summary",
             Schema.nullable(Schema.string("One line on the output, e.g. 'exit 0, 12 lines'.")))
@@ -326,16 +320,12 @@ final class WorkflowSchemas {
         .required(
             "kind",
             Schema.enumOf(
-                "path (a file), library (saved locally) or remote (a Git repository).",
-                "path",
-                "library",
-                "remote"))
+                "library: saved locally; remote: a Git repository.", "path", "library", "remote"))
         .required("ref", Schema.string("The workflow argument as given."))
-        .required(
-            "location", Schema.string("The file read, or for a remote ref git+URL//PATH@COMMIT."))
-        .optional("repository", Schema.string("remote: the repository's Git URL."))
-        .optional("subpath", Schema.string("remote: the manifest's path in it."))
-        .optional("commit", Schema.string("remote: the exact commit, 40 hex digits."))
+        .required("location", Schema.string("The file read, or git+URL//PATH@COMMIT."))
+        .optional("repository", Schema.string("remote: its Git URL."))
+        .optional("subpath", Schema.string("remote: the manifest's path."))
+        .optional("commit", Schema.string("remote: the commit, 40 hex digits."))
         .build();
   }
 
@@ -363,8 +353,7 @@ final class WorkflowSchemas {
         .required("input_tokens", Schema.integer("Tokens sent to models."))
         .required("output_tokens", Schema.integer("Tokens models generated."))
         .required(
-            "unpriced",
-            Schema.integer("Model calls whose model is not in the price table (dollars unknown)."))
+            "unpriced", Schema.integer("Model calls of models without a price (dollars unknown)."))
         .build();
   }
 
@@ -383,9 +372,7 @@ final class WorkflowSchemas {
         .description("Why the step (or item) failed.")
         .required(
             "kind",
-            Schema.string(
-                "A stable kind: exit_status, http_status, timeout, invalid_input, not_found, sql,"
-                    + " mcp_error, mcp_unavailable, network, jq, llm, missing_api_key, cancelled…"))
+            Schema.string("A stable kind, e.g. exit_status, http_status, timeout, cancelled."))
         .required("message", Schema.string("What went wrong."))
         .build();
   }
@@ -400,18 +387,15 @@ final class WorkflowSchemas {
   }
 
   private static Map<String, Object> runId() {
-    return Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.");
+    return Schema.string("The run's id.");
   }
 
   private static Map<String, Object> runStatus() {
-    return Schema.enumOf(
-        "running, succeeded, failed, interrupted (its process died: a person may resume it) or"
-            + " cancelled.",
-        RUN_STATUSES);
+    return Schema.enumOf("interrupted: its process died (a person may resume it).", RUN_STATUSES);
   }
 
   private static Map<String, Object> instant(String description) {
-    return Schema.string(description + " ISO 8601, UTC.");
+    return Schema.instant(description.replaceFirst("\\.$", " (UTC)."));
   }
 
   private static String[] wires(Enum<?>[] constants) {

@@ -27,6 +27,15 @@ import tools.jackson.databind.JsonNode;
 public final class WorkflowTools {
   private static final ToolHints RUNS = new ToolHints(false, true, false, true);
 
+  /**
+   * check and show: they change nothing, but a remote ref's repository is fetched from its host, so
+   * they reach outside this machine.
+   */
+  private static final ToolHints READS_REFS = new ToolHints(true, false, true, true);
+
+  /** runs_cancel: ending a run's process trees cannot be undone; a second call changes nothing. */
+  private static final ToolHints STOPS = new ToolHints(false, true, true, false);
+
   private final Supplier<Workflows> workflows;
   private final ConsentPolicy consent;
 
@@ -51,6 +60,12 @@ public final class WorkflowTools {
             + " taken; @v1 is the highest v1.x.y tag; 7-40 hex digits name a commit.",
         1,
         4096);
+  }
+
+  private static Map<String, Object> runIdArgument() {
+    return Schema.withExamples(
+        Schema.string("The run's id, as run or runs_list gave it.", 1, 64),
+        "20261130T094512Z-k3m9x2qa");
   }
 
   private static Map<String, Object> paramsArgument() {
@@ -88,7 +103,7 @@ public final class WorkflowTools {
                 .optional("params", paramsArgument())
                 .build())
         .output(WorkflowSchemas.check())
-        .hints(ToolHints.readOnlyLocal())
+        .hints(READS_REFS)
         .blocking()
         .build();
   }
@@ -108,12 +123,12 @@ public final class WorkflowTools {
             "Describes a workflow: name, version, description, its parameters with types and"
                 + " defaults, declared capabilities, MCP servers, and each step's kind and inputs."
                 + " A remote ref's repository is fetched from its host, as for check. Use it to"
-                + " learn which parameters to pass and what the steps do; it takes no parameters"
-                + " and checks nothing beyond the manifest (whether a run would start here is"
-                + " check's question).")
+                + " learn which parameters to pass and what the steps do; it takes only the"
+                + " workflow (no params) and checks nothing beyond the manifest (whether a run"
+                + " would start here is check's question).")
         .input(Schema.object().required("workflow", workflowArgument()).build())
         .output(WorkflowSchemas.show())
-        .hints(ToolHints.readOnlyLocal())
+        .hints(READS_REFS)
         .blocking()
         .build();
   }
@@ -144,15 +159,19 @@ public final class WorkflowTools {
                 .optional("params", paramsArgument())
                 .optional(
                     "detach",
-                    Schema.bool(
-                        "Return the run id at once and let the run go on (default false: wait for"
-                            + " the end)."))
+                    Schema.withDefault(
+                        Schema.bool(
+                            "Return the run id at once and let the run go on (false: wait for the"
+                                + " end)."),
+                        false))
                 .optional(
                     "stop_on_cancel",
-                    Schema.bool(
-                        "Stop the run too (as runs_cancel does) when this call is cancelled with"
-                            + " notifications/cancelled (default false: the run goes on to its end;"
-                            + " only the answer is dropped)."))
+                    Schema.withDefault(
+                        Schema.bool(
+                            "Stop the run too (as runs_cancel does) when this call is cancelled"
+                                + " with notifications/cancelled (false: the run goes on to its"
+                                + " end; only the answer is dropped)."),
+                        false))
                 .build())
         .output(WorkflowSchemas.run())
         .hints(RUNS)
@@ -274,11 +293,15 @@ public final class WorkflowTools {
                 .optional("status", Schema.enumOf("Only runs in this status.", RUN_STATUSES))
                 .optional(
                     "since",
-                    Schema.string(
-                        "Only runs started at or after this ISO-8601 instant, e.g. 2026-11-30T09:00:00Z.",
-                        1,
-                        64))
-                .optional("limit", Schema.integer("How many runs at most (default 20).", 1, 200))
+                    Schema.withExamples(
+                        Schema.withFormat(
+                            Schema.string(
+                                "Only runs started at or after this ISO-8601 instant.", 1, 64),
+                            "date-time"),
+                        "2026-11-30T09:00:00Z"))
+                .optional(
+                    "limit",
+                    Schema.withDefault(Schema.integer("How many runs at most.", 1, 200), 20))
                 .build())
         .output(WorkflowSchemas.runsList())
         .hints(ToolHints.readOnlyLocal())
@@ -309,8 +332,7 @@ public final class WorkflowTools {
                 + " runs_list.")
         .input(
             Schema.object()
-                .required(
-                    "run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
+                .required("run_id", runIdArgument())
                 .optional(
                     "activity",
                     Schema.string(
@@ -320,9 +342,11 @@ public final class WorkflowTools {
                         128))
                 .optional(
                     "full",
-                    Schema.bool(
-                        "true: every output inline, however large (default false: outputs over 2"
-                            + " KB are elided, each with the call that fetches it)."))
+                    Schema.withDefault(
+                        Schema.bool(
+                            "true: every output inline, however large (false: outputs over 2 KB"
+                                + " are elided, each with the call that fetches it)."),
+                        false))
                 .build())
         .output(WorkflowSchemas.runsShow())
         .hints(ToolHints.readOnlyLocal())
@@ -359,8 +383,7 @@ public final class WorkflowTools {
                 + " RUN_STATE error.")
         .input(
             Schema.object()
-                .required(
-                    "run_id", Schema.string("The run's id, e.g. 20261130T094512Z-k3m9x2qa.", 1, 64))
+                .required("run_id", runIdArgument())
                 .optional(
                     "reason",
                     Schema.string(
@@ -369,7 +392,7 @@ public final class WorkflowTools {
                         500))
                 .build())
         .output(WorkflowSchemas.runsCancel())
-        .hints(new ToolHints(false, false, true, false))
+        .hints(STOPS)
         .blocking()
         .build();
   }

@@ -274,7 +274,13 @@ class AgentServerIT {
     env.put("CORTEX_WEBHOOK_TOKEN", "some-token-0123456789");
     CortexProcess.Finished run =
         CortexProcess.run(
-            env, "tools", "call", "remote_bash", "{\"device\":\"box1\",\"command\":\"true\"}");
+            env,
+            "tools",
+            "call",
+            "--bundles",
+            "core",
+            "remote_bash",
+            "{\"device\":\"box1\",\"command\":\"true\"}");
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.stdout())

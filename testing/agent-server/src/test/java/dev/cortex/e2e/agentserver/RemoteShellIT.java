@@ -187,7 +187,7 @@ class RemoteShellIT extends OnTwoDevices {
   }
 
   @Test
-  void remoteJob_kill_endsARunningJob() {
+  void remoteJobKill_endsARunningJob() {
     String id =
         call(
                 "remote_bash",
@@ -197,8 +197,7 @@ class RemoteShellIT extends OnTwoDevices {
             .path("id")
             .asString();
 
-    JsonNode killed =
-        call("remote_job", Map.of("device", "box1", "job_id", id, "action", "kill")).structured();
+    JsonNode killed = call("remote_job_kill", Map.of("device", "box1", "job_id", id)).structured();
 
     assertThat(killed.path("jobs").get(0).path("state").asString()).isEqualTo("killed");
     long pid = killed.path("jobs").get(0).path("pid").asLong();

@@ -18,7 +18,13 @@ class CliToolContractIT extends ToolContract {
   Outcome call(String tool, Map<String, Object> arguments) throws Exception {
     CortexProcess.Finished run =
         CortexProcess.run(
-            CortexProcess.env(home), "tools", "call", tool, JSON.writeValueAsString(arguments));
+            CortexProcess.env(home),
+            "tools",
+            "call",
+            "--bundles",
+            "core,evidence",
+            tool,
+            JSON.writeValueAsString(arguments));
     JsonNode body = JSON.readTree(run.stdout());
     boolean isError = body.has("error");
     assertThat(run.exitCode()).as(run.stderr()).isEqualTo(isError ? 1 : 0);

@@ -84,6 +84,23 @@ class ReleaseArtifactsIT {
   }
 
   @Test
+  void runtimeImage_shipsShellCompletionAndManualPages() throws Exception {
+    Path image = unpackImage("image-share");
+
+    assertThat(image.resolve("share/bash-completion/completions/cortex"))
+        .content()
+        .contains("_picocli_cortex");
+    assertThat(image.resolve("share/zsh/site-functions/_cortex"))
+        .content()
+        .startsWith("#compdef cortex");
+    assertThat(image.resolve("share/fish/vendor_completions.d/cortex.fish"))
+        .content()
+        .contains("complete -c cortex");
+    assertThat(image.resolve("share/man/man1/cortex.1")).content().startsWith(".TH \"CORTEX\" 1");
+    assertThat(image.resolve("share/man/man1/cortex-server-stop.1")).exists();
+  }
+
+  @Test
   void runtimeImage_onJdk25OrNewer_carriesAStartupCacheAndItsLaunchers() throws Exception {
     Path image = unpackImage("image-files");
 

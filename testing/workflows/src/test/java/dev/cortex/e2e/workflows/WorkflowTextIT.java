@@ -49,6 +49,18 @@ class WorkflowTextIT {
     return done;
   }
 
+  @Test
+  void run_withProgress_showsEachStepsOutputAsItComes_andQuietLeavesItOut() throws Exception {
+    String err = cortex("run", workflow(), "--param", "lines=3", "--progress").stderr();
+
+    assertThat(err).contains("    print | 1\n    print | 2\n    print | 3\n");
+    assertThat(err.indexOf("    print | 3")).isLessThan(err.indexOf("1/2 print"));
+
+    String quiet =
+        cortex("run", workflow(), "--param", "lines=3", "--progress", "--quiet").stderr();
+    assertThat(quiet).contains("1/2 print").doesNotContain("print | ");
+  }
+
   /** The newest run's id. */
   String ran() throws Exception {
     return TestJson.JSON
