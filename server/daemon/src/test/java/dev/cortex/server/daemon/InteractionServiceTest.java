@@ -186,7 +186,8 @@ class InteractionServiceTest {
     interactions.sweep();
     assertThat(interactions.show(answered.id()).state()).isEqualTo(Interactions.ANSWERED);
 
-    clock.advance(Duration.ofMinutes(2));
+    // The store is pruned once an hour.
+    clock.advance(Duration.ofMinutes(61));
     interactions.sweep();
 
     assertThatThrownBy(() -> interactions.show(answered.id()))
