@@ -106,6 +106,7 @@ final class InteractionRoutes {
                 Interactions.Codes.CANCELLED ->
                 409;
             case Interactions.Codes.TOO_MANY_OPEN -> 429;
+            case dev.cortex.base.ErrorCodes.UNAVAILABLE -> 503;
             default -> 400;
           };
       JsonBodies.error(response, callback, status, e.code(), e.getMessage());

@@ -156,8 +156,13 @@ final class InteractionService implements AutoCloseable {
         expire(row.id());
         continue;
       }
+      if (closed) {
+        throw new CodedException(
+            dev.cortex.base.ErrorCodes.UNAVAILABLE,
+            "The agent server is stopping; ask the next one (the request is kept).");
+      }
       long left = until - System.nanoTime();
-      if (left <= 0 || closed) {
+      if (left <= 0) {
         return row.view();
       }
       synchronized (changes) {
@@ -252,7 +257,10 @@ final class InteractionService implements AutoCloseable {
     }
   }
 
-  /** Ends every wait at once: the server is stopping, and the callers ask the next one. */
+  /**
+   * Ends every wait at once, answering {@code UNAVAILABLE}: the server is stopping, and the callers
+   * ask the next one.
+   */
   @Override
   public void close() {
     closed = true;
