@@ -4,6 +4,7 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.core.CoreGroup;
 import dev.cortex.evidence.EvidenceGroup;
 import dev.cortex.ext.ExtGroup;
+import dev.cortex.interaction.InteractionGroup;
 import dev.cortex.mcp.compose.GroupDescriptor;
 import dev.cortex.mcp.compose.GroupRegistry;
 import dev.cortex.server.daemon.Daemon;
@@ -32,11 +33,6 @@ public final class AllGroups {
           GroupDescriptor.of(
               "worker-report", "cortex-worker-report", "Team mode: the worker's report tool."),
           new GroupDescriptor(
-              "interaction",
-              "cortex-interaction-bridge",
-              "Questions and plan approvals for a human.",
-              "mcp-config-interaction.json"),
-          new GroupDescriptor(
               "slack", "cortex-slack", "File delivery to Slack.", "mcp-config-slack.json"),
           new GroupDescriptor(
               "feishu", "cortex-feishu", "File delivery to Feishu.", "mcp-config-feishu.json"),
@@ -61,6 +57,9 @@ public final class AllGroups {
                         () -> services.settings().get(Budgets.TABLE),
                         java.time.Clock.systemDefaultZone(),
                         services.agentServer()));
+    registry.add(
+        InteractionGroup.DESCRIPTOR,
+        () -> InteractionGroup.create(services.agentServer(), java.time.Clock.systemUTC()));
     PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))

@@ -238,6 +238,10 @@ public final class Sessions {
    *
    * @param state {@code idle} or {@code running}
    * @param runningExecution the execution of the turn running now, or null
+   * @param waitingFor what the session waits for a person to answer, or null: {@code question} (a
+   *     blocking question) or {@code plan} (a plan approval); see {@link Interactions}
+   * @param planning whether the agent entered the planning protocol and no plan of it was approved
+   *     yet
    * @param createdAt an ISO-8601 instant, as is {@code updatedAt}
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -257,6 +261,8 @@ public final class Sessions {
       String workingDir,
       String state,
       String runningExecution,
+      String waitingFor,
+      boolean planning,
       String createdAt,
       String updatedAt) {
     public View {

@@ -34,6 +34,8 @@ class SessionsTest {
           "/work",
           "idle",
           null,
+          null,
+          false,
           "2025-01-02T03:04:05Z",
           "2025-01-02T03:04:06Z");
 
@@ -41,7 +43,8 @@ class SessionsTest {
       "{\"id\":\"ses-0123456789abcdef\",\"name\":\"a1\",\"channel\":\"cli:a1\",\"project\":null,"
           + "\"backend\":\"command\",\"model\":null,\"provider\":null,\"thinking\":null,\"mode\":\"default\",\"composition\":\"direct\","
           + "\"started_by\":\"person\",\"tool_allowlist\":null,\"working_dir\":\"/work\","
-          + "\"state\":\"idle\",\"running_execution\":null,\"created_at\":\"2025-01-02T03:04:05Z\","
+          + "\"state\":\"idle\",\"running_execution\":null,"
+          + "\"waiting_for\":null,\"planning\":false,\"created_at\":\"2025-01-02T03:04:05Z\","
           + "\"updated_at\":\"2025-01-02T03:04:06Z\"}";
 
   static Sessions.Entry entry() {

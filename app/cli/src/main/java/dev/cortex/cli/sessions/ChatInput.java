@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ChatInput {
   private final InputStream in;
   private final Runnable stop;
+  private final java.util.function.Predicate<String> inline;
   private final BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
   private final AtomicBoolean following = new AtomicBoolean();
 
@@ -24,8 +25,17 @@ final class ChatInput {
    * @param stop what {@code /stop} does while a turn is followed
    */
   ChatInput(InputStream in, Runnable stop) {
+    this(in, stop, line -> false);
+  }
+
+  /**
+   * @param inline takes a line typed while a turn is followed (an answer to a question, say); true
+   *     when it was taken, so that it is no message
+   */
+  ChatInput(InputStream in, Runnable stop, java.util.function.Predicate<String> inline) {
     this.in = in;
     this.stop = stop;
+    this.inline = inline;
   }
 
   /** Starts reading. */
@@ -42,6 +52,8 @@ final class ChatInput {
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
         if (following.get() && line.strip().equals("/stop")) {
           stop.run();
+        } else if (following.get() && inline.test(line)) {
+          continue;
         } else {
           lines.add(Optional.of(line));
         }

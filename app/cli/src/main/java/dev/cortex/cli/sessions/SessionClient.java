@@ -4,6 +4,7 @@ import dev.cortex.base.Cancellation;
 import dev.cortex.base.CodedException;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.protocol.WireJson;
+import dev.cortex.protocol.session.Interactions;
 import dev.cortex.protocol.session.SessionEvent;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.server.client.AgentServerClient;
@@ -54,6 +55,18 @@ final class SessionClient {
   /** Stops the turn running in a session; false when none ran. */
   boolean stop(String session) {
     return post(Sessions.STOP, new Sessions.Ref(session), Sessions.Stopped.class).stopped();
+  }
+
+  List<Interactions.View> interactions(Interactions.Listing listing) {
+    return post(Interactions.LIST, listing, Interactions.Listed.class).interactions();
+  }
+
+  Interactions.View interaction(String id) {
+    return post(Interactions.SHOW, new Interactions.Ref(id), Interactions.View.class);
+  }
+
+  Interactions.View answer(Interactions.Answer answer) {
+    return post(Interactions.ANSWER, answer, Interactions.View.class);
   }
 
   /** Sends without following: what became of the message. */

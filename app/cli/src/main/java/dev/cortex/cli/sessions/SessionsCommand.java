@@ -125,7 +125,7 @@ public final class SessionsCommand implements Callable<Integer> {
               rows.add(
                   List.of(
                       s.name(),
-                      s.state(),
+                      state(s),
                       s.backend(),
                       s.project() == null ? "-" : s.project(),
                       s.channel(),
@@ -188,7 +188,8 @@ public final class SessionsCommand implements Callable<Integer> {
                 .println(
                     details.name()
                         + "  "
-                        + details.state()
+                        + state(details)
+                        + (details.planning() ? "  planning" : "")
                         + "  backend "
                         + details.backend()
                         + SessionsCommand.model(details)
@@ -295,8 +296,10 @@ public final class SessionsCommand implements Callable<Integer> {
         return opened;
       }
       io.err().println("Type a message; /stop stops a turn, /quit leaves.");
+      ChatCards cards = new ChatCards(io, sessions, session);
       ChatInput input =
-          new ChatInput(io.in(), () -> attempt(io, () -> stop(io, sessions, session)));
+          new ChatInput(
+              io.in(), () -> attempt(io, () -> stop(io, sessions, session)), cards::inline);
       input.start();
       for (String line = prompt(input); line != null; line = prompt(input)) {
         String text = line.strip();
@@ -311,10 +314,12 @@ public final class SessionsCommand implements Callable<Integer> {
           continue;
         }
         input.following(true);
+        cards.start();
         try {
           attempt(
               io, () -> sendAndFollow(io, sessions, session, text, true, follow.progressSeconds));
         } finally {
+          cards.stop();
           input.following(false);
         }
       }
@@ -338,6 +343,16 @@ public final class SessionsCommand implements Callable<Integer> {
       io.err().flush();
       return input.next();
     }
+  }
+
+  /**
+   * A session's state as a line shows it: {@code idle} or {@code running}, and {@code waiting
+   * (question)} or {@code waiting (plan)} while a person's answer is awaited.
+   */
+  static String state(Sessions.View session) {
+    return session.waitingFor() == null
+        ? session.state()
+        : "waiting (" + session.waitingFor() + ")";
   }
 
   /** The model part of a session's line: {@code , model M (provider P, thinking T)}, or nothing. */

@@ -68,6 +68,7 @@ public final class Daemon implements AutoCloseable {
   private final HttpHost http;
   private final ScheduledExecutorService sweeper;
   private final SessionService sessions;
+  private final InteractionService interactions;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Path serverFile;
   private volatile boolean stopping;
@@ -127,8 +128,10 @@ public final class Daemon implements AutoCloseable {
       HttpHost http,
       ScheduledExecutorService sweeper,
       SessionService sessions,
+      InteractionService interactions,
       Path serverFile) {
     this.options = options;
+    this.interactions = interactions;
     this.hub = hub;
     this.registry = registry;
     this.http = http;
@@ -200,9 +203,25 @@ public final class Daemon implements AutoCloseable {
             ModelPrices.shipped(),
             options.clock(),
             options.allowlists());
+    InteractionService interactions =
+        new InteractionService(
+            options.database(), sessions, InteractionService.ttl(options.env()), options.clock());
     SessionRoutes sessionRoutes =
         new SessionRoutes(
-            sessions, options.version(), options.sessionSettings().maxTurn().plusMinutes(5));
+            sessions,
+            options.version(),
+            options.sessionSettings().maxTurn().plusMinutes(5),
+            new SessionRoutes.PersonWait() {
+              @Override
+              public String waitingFor(String sessionId) {
+                return interactions.waitingFor(sessionId);
+              }
+
+              @Override
+              public boolean planning(String sessionId) {
+                return interactions.planning(sessionId);
+              }
+            });
     Waitpoints waitpoints =
         new Waitpoints(
             options.database(),
@@ -277,6 +296,11 @@ public final class Daemon implements AutoCloseable {
         .forEach(
             (route, handler) ->
                 builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    new InteractionRoutes(interactions, options.version())
+        .handlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     sessionRoutes
         .handlers()
         .forEach(
@@ -321,12 +345,14 @@ public final class Daemon implements AutoCloseable {
                 new Housekeeping.Step("silent devices", hub::evictSilent),
                 new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
                 new Housekeeping.Step("waitpoints", waitpoints::sweep),
+                new Housekeeping.Step("interactions", interactions::sweep),
                 new Housekeeping.Step("the spool", spool::drain),
                 new Housekeeping.Step(Machines.FILE, registry::reloadIfChanged)));
     sweeper.scheduleWithFixedDelay(housekeeping, 1, 1, TimeUnit.SECONDS);
 
     Path serverFile = options.home().dataDir().resolve(Webhook.SERVER_FILE);
-    Daemon daemon = new Daemon(options, hub, registry, http, sweeper, sessions, serverFile);
+    Daemon daemon =
+        new Daemon(options, hub, registry, http, sweeper, sessions, interactions, serverFile);
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
@@ -427,6 +453,7 @@ public final class Daemon implements AutoCloseable {
     }
     stopping = true;
     log.info("agent server stopping");
+    interactions.close();
     sessions.close();
     hub.shutdown();
     sweeper.shutdownNow();
@@ -472,6 +499,10 @@ public final class Daemon implements AutoCloseable {
 
   /** The areas of the database this server keeps its state in. */
   public static List<dev.cortex.storage.Area> storageAreas() {
-    return List.of(DeviceCredentials.area(), SessionsSchema.area(), WaitpointsSchema.area());
+    return List.of(
+        DeviceCredentials.area(),
+        SessionsSchema.area(),
+        WaitpointsSchema.area(),
+        InteractionsSchema.area());
   }
 }

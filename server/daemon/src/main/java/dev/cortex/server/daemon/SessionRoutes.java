@@ -33,11 +33,38 @@ final class SessionRoutes {
   private final SessionService sessions;
   private final JsonRoutes routes;
   private final Duration followLimit;
+  private final PersonWait waits;
+
+  /** What a session waits for from a person, for its view. */
+  interface PersonWait {
+    /** {@code question}, {@code plan}, or null. */
+    String waitingFor(String sessionId);
+
+    boolean planning(String sessionId);
+
+    PersonWait NONE =
+        new PersonWait() {
+          @Override
+          public String waitingFor(String sessionId) {
+            return null;
+          }
+
+          @Override
+          public boolean planning(String sessionId) {
+            return false;
+          }
+        };
+  }
 
   SessionRoutes(SessionService sessions, String version, Duration followLimit) {
+    this(sessions, version, followLimit, PersonWait.NONE);
+  }
+
+  SessionRoutes(SessionService sessions, String version, Duration followLimit, PersonWait waits) {
     this.sessions = sessions;
     this.routes = new JsonRoutes(version);
     this.followLimit = followLimit;
+    this.waits = waits;
   }
 
   /** A route's work on the request it read. */
@@ -260,6 +287,8 @@ final class SessionRoutes {
         session.workingDirectory().toString(),
         session.state().wire(),
         sessions.runningExecution(session.id()),
+        waits.waitingFor(session.id()),
+        waits.planning(session.id()),
         session.createdAt().toString(),
         session.updatedAt().toString());
   }

@@ -142,7 +142,8 @@ class SessionRoutesTest {
       "{\"id\":\"SES\",\"name\":\"a1\",\"channel\":\"cli:a1\",\"project\":null,"
           + "\"backend\":\"command\",\"model\":null,\"provider\":null,\"thinking\":null,\"mode\":\"default\",\"composition\":\"direct\","
           + "\"started_by\":\"person\",\"tool_allowlist\":null,\"working_dir\":\"WORK\","
-          + "\"state\":\"idle\",\"running_execution\":null,\"created_at\":\"2026-12-01T10:00:00Z\","
+          + "\"state\":\"idle\",\"running_execution\":null,"
+          + "\"waiting_for\":null,\"planning\":false,\"created_at\":\"2026-12-01T10:00:00Z\","
           + "\"updated_at\":\"2026-12-01T10:00:00Z\"}";
 
   @Test

@@ -208,8 +208,11 @@ class ApiBackendIT {
     assertThat(first.body().path("system").isMissingNode()).isFalse();
     List<String> tools = offeredTools(first);
     assertThat(tools)
-        .as("plain names, the session's composition (core and ext), never agent or agent_stop")
+        .as(
+            "plain names, the session's composition (core, ext and, started by a person,"
+                + " interaction), never agent or agent_stop")
         .contains("current_time", "remote_bash", "cortex_context", "wait_create", "cost_query")
+        .contains("cortex_ask_user", "cortex_plan_enter", "cortex_plan_exit")
         .doesNotContain("agent", "agent_stop")
         .noneMatch(name -> name.startsWith("mcp__"));
     assertThat(toolResult(asked.get(1), "toolu_1")).contains("UTC");

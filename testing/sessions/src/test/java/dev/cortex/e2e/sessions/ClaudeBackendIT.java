@@ -59,7 +59,7 @@ class ClaudeBackendIT {
   }
 
   @Test
-  void turn_onASandbox_passesIsSandboxTakesNoToolAwayAndKeepsQuietEventsOutOfTheChat()
+  void turn_onASandbox_passesIsSandboxTakesAwayTheReplacedToolsAndKeepsQuietEventsOutOfTheChat()
       throws Exception {
     Path standIn = standIn();
     Map<String, String> env = new LinkedHashMap<>();
@@ -77,9 +77,11 @@ class ClaudeBackendIT {
       api.awaitIdle(session);
 
       List<String> args = Files.readAllLines(work.resolve("claude-args"));
+      // A person's session serves the interaction group, whose tools replace Claude Code's
+      // question and plan tools; nothing serves core's agent yet, so Agent and Task stay.
       assertThat(args)
           .contains("--dangerously-skip-permissions")
-          .doesNotContain("--disallowedTools");
+          .containsSubsequence("--disallowedTools", "AskUserQuestion,EnterPlanMode,ExitPlanMode");
       assertThat(Files.readAllLines(work.resolve("claude-env"))).contains("IS_SANDBOX=1");
       List<JsonNode> transcript = api.transcript(session);
       assertThat(transcript.toString())

@@ -207,7 +207,8 @@ class CompositionIT {
   }
 
   @Test
-  void composition_personStartedDirectSession_listsCoreAndExtTools() throws Exception {
+  void composition_personStartedDirectSession_listsCoreExtAndInteractionTools_agentStartedNot()
+      throws Exception {
     String id = fixture.scripted("listing", Map.of()).path("id").asString();
 
     SessionApi.Answer answer = api.follow(id, script(Map.of("list_tools", true)));
@@ -217,7 +218,16 @@ class CompositionIT {
     assertThat(listed).containsOnlyKeys("cortex-core");
     List<String> expected = new ArrayList<>(CORE_TOOLS);
     expected.addAll(EXT_TOOLS);
-    assertThat(listed.get("cortex-core")).containsExactlyInAnyOrderElementsOf(expected);
+    List<String> interaction = List.of("cortex_ask_user", "cortex_plan_enter", "cortex_plan_exit");
+    List<String> withInteraction = new ArrayList<>(expected);
+    withInteraction.addAll(interaction);
+    assertThat(listed.get("cortex-core")).containsExactlyInAnyOrderElementsOf(withInteraction);
+
+    String agents =
+        fixture.scripted("listing-agent", Map.of("started_by", "agent")).path("id").asString();
+    api.follow(agents, script(Map.of("list_tools", true)));
+    assertThat(listed(api.transcript(agents)).get("cortex-core"))
+        .containsExactlyInAnyOrderElementsOf(expected);
   }
 
   @Test

@@ -50,6 +50,10 @@ class ClaudeSpawnTest {
         request(null, null, HOME_CONFIG.resolve("mcp-config-empty.json"), true, null));
   }
 
+  /**
+   * The interaction group serves its three tools, so the spawn takes away Claude Code's question
+   * and plan tools that they replace.
+   */
   @Test
   void of_interactionComposition_matchesGolden() throws IOException {
     assertGolden(
@@ -59,7 +63,8 @@ class ClaudeSpawnTest {
             "claude-sonnet-4-5",
             HOME_CONFIG.resolve("mcp-config.json"),
             false,
-            "[\"cortex-core\",\"cortex-ext\",\"cortex-interaction\"]"));
+            "[\"cortex-core\",\"cortex-ext\",\"cortex-interaction\"]"),
+        Set.of("current_time", "cortex_ask_user", "cortex_plan_enter", "cortex_plan_exit"));
   }
 
   @Test
@@ -171,7 +176,12 @@ class ClaudeSpawnTest {
   }
 
   private static void assertGolden(String name, TurnRequest request) throws IOException {
-    ClaudeSpawn spawn = ClaudeSpawn.of(request, CLAUDE, CONFIG_DIR);
+    assertGolden(name, request, Set.of());
+  }
+
+  private static void assertGolden(String name, TurnRequest request, Set<String> served)
+      throws IOException {
+    ClaudeSpawn spawn = ClaudeSpawn.of(request, CLAUDE, CONFIG_DIR, served);
     StringBuilder text = new StringBuilder("argv:\n");
     spawn.command().forEach(arg -> text.append("  ").append(arg).append('\n'));
     text.append("environment:\n");

@@ -1,0 +1,136 @@
+package dev.cortex.server.daemon;
+
+import dev.cortex.base.CodedException;
+import dev.cortex.http.JsonBodies;
+import dev.cortex.protocol.session.Interactions;
+import dev.cortex.protocol.session.Sessions;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Interactions on the webhook ({@link Interactions}; token and protocol checked like every webhook
+ * route): the routes the {@code interaction} group's tools call for their session, and the session
+ * API's routes for people (list, show, answer). Bodies are read strictly; a rule broken is {@code
+ * INVALID_ARGUMENT}, a refusal its stable code.
+ */
+final class InteractionRoutes {
+  private final InteractionService interactions;
+  private final JsonRoutes routes;
+
+  InteractionRoutes(InteractionService interactions, String version) {
+    this.interactions = interactions;
+    this.routes = new JsonRoutes(version);
+  }
+
+  /** The handlers by route. */
+  Map<String, Handler> handlers() {
+    Map<String, Handler> handlers = new LinkedHashMap<>();
+    handlers.put(
+        Interactions.ASK,
+        post(Interactions.Ask.class, "The body is not a question to ask.", interactions::ask));
+    handlers.put(
+        Interactions.PLAN_ENTER,
+        post(
+            Interactions.PlanEnter.class,
+            "Send {\"session_id\": ID, \"reasoning\"?: TEXT}.",
+            interactions::enterPlan));
+    handlers.put(
+        Interactions.PLAN_SUBMIT,
+        post(
+            Interactions.PlanSubmit.class,
+            "Send {\"session_id\": ID, \"plan_file_path\": PATH, \"summary\"?: TEXT}.",
+            interactions::submitPlan));
+    handlers.put(
+        Interactions.AWAIT,
+        post(
+            Interactions.Await.class,
+            "Send {\"session_id\": ID, \"id\": REQUEST_ID, \"wait_seconds\"?: 0-60}.",
+            interactions::await));
+    handlers.put(
+        Interactions.CANCEL,
+        post(
+            Interactions.Cancel.class,
+            "Send {\"session_id\": ID, \"id\": REQUEST_ID}.",
+            interactions::cancel));
+    handlers.put(
+        Interactions.LIST,
+        routes.post(
+            (body, request, response, callback) -> {
+              Interactions.Listing listing =
+                  new String(body, StandardCharsets.UTF_8).isBlank()
+                      ? new Interactions.Listing(null, null)
+                      : read(
+                          body,
+                          Interactions.Listing.class,
+                          Interactions.Listing.USAGE,
+                          response,
+                          callback);
+              if (listing != null) {
+                answer(response, callback, () -> interactions.list(listing));
+              }
+            }));
+    handlers.put(
+        Interactions.SHOW,
+        post(Interactions.Ref.class, Interactions.Ref.USAGE, ref -> interactions.show(ref.id())));
+    handlers.put(
+        Interactions.ANSWER,
+        post(Interactions.Answer.class, Interactions.Answer.USAGE, interactions::answer));
+    return handlers;
+  }
+
+  private <T> Handler post(Class<T> type, String usage, Function<T, Object> work) {
+    return routes.post(
+        (body, request, response, callback) -> {
+          T value = read(body, type, usage, response, callback);
+          if (value != null) {
+            answer(response, callback, () -> work.apply(value));
+          }
+        });
+  }
+
+  private static void answer(
+      Response response, Callback callback, java.util.function.Supplier<Object> work) {
+    try {
+      JsonRoutes.result(response, callback, work.get());
+    } catch (CodedException e) {
+      int status =
+          switch (e.code()) {
+            case Interactions.Codes.NOT_FOUND, Interactions.Codes.NO_SESSION -> 404;
+            case Interactions.Codes.ALREADY_ANSWERED,
+                Interactions.Codes.EXPIRED,
+                Interactions.Codes.CANCELLED ->
+                409;
+            case Interactions.Codes.TOO_MANY_OPEN -> 429;
+            case dev.cortex.base.ErrorCodes.UNAVAILABLE -> 503;
+            default -> 400;
+          };
+      JsonBodies.error(response, callback, status, e.code(), e.getMessage());
+    }
+  }
+
+  /** The body as {@code type}, or null once answered {@code INVALID_ARGUMENT}. */
+  private static <T> T read(
+      byte[] body, Class<T> type, String usage, Response response, Callback callback) {
+    JsonRoutes.Parsed<T> parsed = JsonRoutes.strict(body, type);
+    if (parsed.value() != null) {
+      return parsed.value();
+    }
+    if (parsed.problem() != null) {
+      JsonRoutes.invalid(response, callback, parsed.problem());
+      return null;
+    }
+    for (Throwable cause = parsed.failure(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof Sessions.BadRequest broken) {
+        JsonRoutes.invalid(response, callback, broken.getMessage());
+        return null;
+      }
+    }
+    JsonRoutes.invalid(response, callback, usage);
+    return null;
+  }
+}
