@@ -1,15 +1,10 @@
 package dev.cortex.server.loop;
 
+import dev.cortex.base.CortexHome;
 import dev.cortex.base.Json;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -61,27 +56,7 @@ final class Conversations {
   record Loaded(Conversation conversation, boolean lost) {}
 
   void save(Conversation conversation) {
-    try {
-      Files.createDirectories(directory);
-      Path file = directory.resolve(conversation.id() + ".json");
-      Path next = directory.resolve(conversation.id() + ".json.next");
-      Files.deleteIfExists(next);
-      try {
-        Files.createFile(
-            next,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      } catch (UnsupportedOperationException | FileAlreadyExistsException e) {
-        Files.deleteIfExists(next);
-        Files.createFile(next);
-      }
-      Files.writeString(next, Json.write(conversation.toJson()), StandardCharsets.UTF_8);
-      try {
-        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(next, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot save the conversation", e);
-    }
+    CortexHome.writeAtomically(
+        directory.resolve(conversation.id() + ".json"), Json.write(conversation.toJson()));
   }
 }
