@@ -139,7 +139,7 @@ public final class WebRoutes {
           JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use GET.");
           return true;
         }
-        String[] parts = Request.getPathInContext(request).split("/");
+        String[] parts = request.getHttpURI().getDecodedPath().split("/");
         // "", "api", "web", "files|views", session, id
         if (parts.length != 6 || parts[4].isEmpty() || parts[5].isEmpty()) {
           JsonBodies.error(response, callback, 404, Web.Codes.NOT_FOUND, "No such file.");
