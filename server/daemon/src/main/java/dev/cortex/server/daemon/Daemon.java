@@ -316,6 +316,9 @@ public final class Daemon implements AutoCloseable {
             options.clock(),
             null);
     WebRoutes webRoutes = new WebRoutes(web, sessions, sessionRoutes::view, options.version());
+    if ("1".equals(options.env().get("CORTEX_TEST_WEB_SESSIONS"))) {
+      sessionRoutes.allowWebSessions();
+    }
     java.util.Map<String, org.eclipse.jetty.server.Handler> webHandlers =
         new java.util.LinkedHashMap<>(webRoutes.handlers());
     webHandlers.putAll(webRoutes.apiHandlers());
