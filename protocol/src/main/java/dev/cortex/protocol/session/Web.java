@@ -113,10 +113,15 @@ public final class Web {
         }
         files = List.copyOf(files);
       } else {
-        files = List.of(new FileRef(filePath, fileName));
+        new FileRef(filePath, fileName);
       }
       caption = caption == null ? null : text(caption, "caption", 0, MAX_CAPTION);
       device = device == null ? null : text(device, "device", 1, MAX_DEVICE);
+    }
+
+    /** The files to send, one or several. */
+    public List<FileRef> refs() {
+      return files != null ? files : List.of(new FileRef(filePath, fileName));
     }
   }
 

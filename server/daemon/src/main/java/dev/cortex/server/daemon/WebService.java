@@ -147,7 +147,7 @@ public final class WebService {
 
   private List<Staged> stage(Session session, Web.SendFile request) {
     List<Staged> staged = new ArrayList<>();
-    for (Web.FileRef ref : request.files()) {
+    for (Web.FileRef ref : request.refs()) {
       String name =
           ref.fileName() != null ? ref.fileName() : Path.of(ref.filePath()).getFileName() + "";
       if (name.isBlank() || name.equals("null")) {
