@@ -69,12 +69,23 @@ final class ContextTool {
     SessionIdentity session = call.context().session();
     Result result = result(session);
     BoardOf board = session.sessionId() == null ? null : boardOf(call, agentServer);
-    java.util.Map<String, Object> answer =
-        dev.cortex.protocol.WireJson.mapper()
-            .convertValue(result, new tools.jackson.core.type.TypeReference<>() {});
-    answer.remove("board");
-    if (board != null && board.web()) {
+    java.util.Map<String, Object> answer = new java.util.LinkedHashMap<>();
+    answer.put("sessionId", result.sessionId());
+    answer.put("project", result.project());
+    answer.put("backend", result.backend());
+    answer.put("model", result.model());
+    answer.put("provider", result.provider());
+    answer.put("thinking", result.thinking());
+    answer.put("mode", result.mode());
+    answer.put("scheduleTaskId", result.scheduleTaskId());
+    answer.put("callbackSource", result.callbackSource());
+    if (session.sessionId() == null) {
+      // Outside a session everything is null, the board too.
+      answer.put("board", null);
+    } else if (board != null && board.web()) {
       answer.put("board", board.board());
+    } else {
+      answer.remove("board");
     }
     return answer;
   }
