@@ -306,6 +306,25 @@ public final class Daemon implements AutoCloseable {
         .forEach(
             (route, handler) ->
                 builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    // The web group: its tools' routes and its API on the webhook (the workbench mounts the API
+    // and the GET routes of files and views on its own connector).
+    WebService web =
+        new WebService(
+            options.database(),
+            sessions,
+            options.home().root().resolve("workspace"),
+            options.clock(),
+            null);
+    WebRoutes webRoutes = new WebRoutes(web, sessions, sessionRoutes::view, options.version());
+    if ("1".equals(options.env().get("CORTEX_TEST_WEB_SESSIONS"))) {
+      sessionRoutes.allowWebSessions();
+    }
+    java.util.Map<String, org.eclipse.jetty.server.Handler> webHandlers =
+        new java.util.LinkedHashMap<>(webRoutes.handlers());
+    webHandlers.putAll(webRoutes.apiHandlers());
+    webHandlers.forEach(
+        (route, handler) ->
+            builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     HttpHost http = builder.start();
     int webhookPort = http.port(WEBHOOK);
     boundWebhook.set(webhookPort);
@@ -503,6 +522,7 @@ public final class Daemon implements AutoCloseable {
         DeviceCredentials.area(),
         SessionsSchema.area(),
         WaitpointsSchema.area(),
-        InteractionsSchema.area());
+        InteractionsSchema.area(),
+        WebSchema.area());
   }
 }
