@@ -213,7 +213,7 @@ public final class WebService {
 
   private static String viewFile(Session session, String given) {
     WebFiles.Source source =
-        WebFiles.source(session.workingDirectory(), given, Web.MAX_VIEW_FILE_BYTES);
+        WebFiles.inside(session.workingDirectory(), given, Web.MAX_VIEW_FILE_BYTES);
     try {
       return StandardCharsets.UTF_8
           .newDecoder()
