@@ -52,6 +52,24 @@ final class WebFiles {
   }
 
   /**
+   * A file inside the working directory, by its path and by any link it goes through (as a plan
+   * file is); a file outside is refused before it is read.
+   */
+  static Source inside(Path workingDirectory, String given, long maxBytes) {
+    Source source = source(workingDirectory, given, maxBytes);
+    try {
+      Path base = workingDirectory.toRealPath();
+      if (!source.path().toRealPath().startsWith(base)) {
+        throw unreadable(
+            "The file " + given + " is outside the session's working directory; write it there.");
+      }
+    } catch (IOException e) {
+      throw unreadable("The file " + given + " could not be read.");
+    }
+    return source;
+  }
+
+  /**
    * A new empty file named {@code name} in {@code dir}, or {@code stem (2).ext} and so on when the
    * name is taken.
    */

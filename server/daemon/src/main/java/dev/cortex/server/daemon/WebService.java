@@ -162,7 +162,10 @@ public final class WebService {
       } else {
         if (devices == null) {
           throw new CodedException(
-              ErrorCodes.UNAVAILABLE, "This server has no devices to read files from.");
+              ErrorCodes.UNAVAILABLE,
+              "This version reads files to send on the server's machine only, not on device "
+                  + request.device()
+                  + "; copy the file to the server's machine first and send it without device.");
         }
         byte[] bytes = devices.read(request.device(), ref.filePath(), Web.MAX_FILE_BYTES);
         byte[] head = java.util.Arrays.copyOf(bytes, Math.min(bytes.length, 512));
@@ -210,7 +213,7 @@ public final class WebService {
 
   private static String viewFile(Session session, String given) {
     WebFiles.Source source =
-        WebFiles.source(session.workingDirectory(), given, Web.MAX_VIEW_FILE_BYTES);
+        WebFiles.inside(session.workingDirectory(), given, Web.MAX_VIEW_FILE_BYTES);
     try {
       return StandardCharsets.UTF_8
           .newDecoder()

@@ -275,6 +275,29 @@ class WebRoutesTest {
   }
 
   @Test
+  void sendView_ofAFileOutsideTheWorkingDirectory_orTooLarge_writesNothing() throws Exception {
+    Files.writeString(dir.resolve("outside.html"), "<p>out</p>");
+    Files.write(work.resolve("big.html"), new byte[Web.MAX_VIEW_FILE_BYTES + 1]);
+    for (String path : List.of("../outside.html", "big.html", "missing.html")) {
+      Answer refused =
+          post(
+              Web.SEND_VIEW,
+              "{\"session_id\":\""
+                  + webSession
+                  + "\",\"title\":\"T\",\"file_path\":\""
+                  + path
+                  + "\"}");
+      assertThat(refused.status()).as(path).isEqualTo(400);
+      assertThat(refused.body().path("error").path("code").asString())
+          .isEqualTo(Web.Codes.FILE_UNREADABLE);
+      assertThat(refused.body().path("error").path("message").asString())
+          .doesNotContain(dir.toString());
+    }
+    assertThat(home.resolve("workspace/outputs").resolve(webSession)).doesNotExist();
+    assertThat(transcript(webSession)).isEmpty();
+  }
+
+  @Test
   void sendView_isServedSandboxed_andKeepsItsWidth() throws Exception {
     Answer sent =
         post(
