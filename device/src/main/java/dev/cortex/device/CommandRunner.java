@@ -136,6 +136,7 @@ final class CommandRunner implements AutoCloseable {
             case GLOB -> glob.glob((Actions.Glob) params, deadline);
             case GREP -> grep.grep((Actions.Grep) params, deadline);
             case JOB -> jobs.handle((Actions.Job) params);
+            case READ_BYTES -> files.readBytes((Actions.ReadBytes) params);
           };
       JsonNode tree = WireJson.tree(result);
       return new HubMessage.Result(command.id(), tree, null);

@@ -2,6 +2,7 @@ package dev.cortex.device;
 
 import dev.cortex.process.Executables;
 import dev.cortex.process.Processes;
+import dev.cortex.protocol.hub.Actions;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
 import java.io.IOException;
@@ -118,6 +119,7 @@ public final class DeviceAgent implements AutoCloseable {
     }
     List<String> capabilities =
         new ArrayList<>(List.of("bash", "read", "write", "edit", "glob", "grep", "job", "signal"));
+    capabilities.add(Actions.READ_BYTES_CAPABILITY);
     capabilities.add("grep:" + grep.engine());
     if (Processes.groupsSupported()) {
       capabilities.add("process-groups");

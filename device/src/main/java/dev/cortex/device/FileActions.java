@@ -4,6 +4,8 @@ import dev.cortex.protocol.hub.Actions;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -15,10 +17,10 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The file actions: read (text with line numbers, images and PDFs as bytes), write and edit, on
- * paths resolved as the shell resolves them ({@link Paths#file}). Writes go to a sibling first and
- * are renamed over the file, keeping its permissions; a file with CRLF line endings keeps them when
- * the agent sends LF.
+ * The file actions: read (text with line numbers, images and PDFs as bytes), exact bytes of any
+ * file a chunk at a time, write and edit, on paths resolved as the shell resolves them ({@link
+ * Paths#file}). Writes go to a sibling first and are renamed over the file, keeping its
+ * permissions; a file with CRLF line endings keeps them when the agent sends LF.
  */
 final class FileActions {
   private final AgentsChain agents;
@@ -81,6 +83,48 @@ final class FileActions {
               + ", and so on.");
     }
     return text(path, new String(bytes, StandardCharsets.UTF_8), params, size, chain);
+  }
+
+  /**
+   * Exact bytes of a file from {@code offset}, at most {@code length}; files up to {@link
+   * Actions#MAX_READ_BYTES_FILE} (whoever reads it whole reads it chunk by chunk).
+   */
+  Actions.ReadBytesResult readBytes(Actions.ReadBytes params) throws ActionException {
+    Path path = Paths.file(params.filePath(), "file_path", false);
+    if (params.offset() == null || params.offset() < 0) {
+      throw ActionException.invalid("offset is a byte offset of 0 or more; got " + params.offset());
+    }
+    if (params.length() == null
+        || params.length() < 1
+        || params.length() > Actions.MAX_CHUNK_BYTES) {
+      throw ActionException.invalid(
+          "length is 1 to " + Actions.MAX_CHUNK_BYTES + " bytes; got " + params.length() + ".");
+    }
+    if (Files.isDirectory(path)) {
+      throw ActionException.invalid(path + " is a directory, not a file.");
+    }
+    if (Files.exists(path) && !Files.isRegularFile(path)) {
+      throw ActionException.invalid(path + " is not a regular file.");
+    }
+    try (SeekableByteChannel channel = Files.newByteChannel(path)) {
+      long size = channel.size();
+      if (size > Actions.MAX_READ_BYTES_FILE) {
+        throw new ActionException(
+            Codes.TOO_LARGE,
+            path + " is " + size(size) + ", more than " + size(Actions.MAX_READ_BYTES_FILE) + ".");
+      }
+      ByteBuffer buffer =
+          ByteBuffer.allocate((int) Math.min(params.length(), Math.max(0, size - params.offset())));
+      channel.position(Math.min(params.offset(), size));
+      while (buffer.hasRemaining() && channel.read(buffer) > 0) {
+        // fill the chunk
+      }
+      byte[] bytes = java.util.Arrays.copyOf(buffer.array(), buffer.position());
+      boolean eof = params.offset() + bytes.length >= size;
+      return new Actions.ReadBytesResult(Base64.getEncoder().encodeToString(bytes), size, eof);
+    } catch (IOException e) {
+      throw Paths.failure(path, e);
+    }
   }
 
   private static Actions.ReadResult text(

@@ -112,6 +112,39 @@ class CommandRunnerTest {
   }
 
   @Test
+  void submit_readBytes_answersTheChunkOverTheWire() throws Exception {
+    Path file = Files.write(dir.resolve("blob.bin"), new byte[] {0, 1, 2, 0});
+
+    runner()
+        .submit(
+            command(
+                "b",
+                "read_bytes",
+                Map.of("file_path", file.toString(), "offset", 1, "length", 2),
+                10_000),
+            sent::add);
+
+    HubMessage.Result result = resultOf("b");
+    assertThat(java.util.Base64.getDecoder().decode(result.result().path("data").asString()))
+        .containsExactly(1, 2);
+    assertThat(result.result().path("size").asLong()).isEqualTo(4);
+    assertThat(result.result().path("eof").asBoolean()).isFalse();
+  }
+
+  @Test
+  void submit_readBytesWithoutALength_answersInvalidArgument() throws Exception {
+    Path file = Files.write(dir.resolve("blob.bin"), new byte[] {0});
+
+    runner()
+        .submit(
+            command("b", "read_bytes", Map.of("file_path", file.toString(), "offset", 0), 10_000),
+            sent::add);
+
+    assertThat(resultOf("b").error().code()).isEqualTo(Codes.INVALID_ARGUMENT);
+    assertThat(resultOf("b").error().message()).startsWith("length is 1 to");
+  }
+
+  @Test
   void submit_unknownAction_answersUnsupported() {
     runner().submit(command("c1", "teleport", Map.of(), 10_000), sent::add);
 

@@ -400,4 +400,61 @@ class FileActionsTest {
         .isEqualTo(Codes.NOT_FOUND);
     assertThat(Files.readString(file)).isEqualTo("same\n");
   }
+
+  Actions.ReadBytesResult bytes(Path file, Long offset, Integer length) throws ActionException {
+    return files().readBytes(new Actions.ReadBytes(file.toString(), offset, length));
+  }
+
+  @Test
+  void readBytes_binaryFile_comesBackExactlyInChunks() throws Exception {
+    byte[] content = new byte[2 * Actions.MAX_CHUNK_BYTES + 17];
+    new java.util.Random(7).nextBytes(content);
+    content[0] = 0;
+    content[content.length - 1] = 0;
+    Path file = Files.write(dir.resolve("blob.bin"), content);
+
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    int chunks = 0;
+    Actions.ReadBytesResult chunk;
+    do {
+      chunk = bytes(file, (long) out.size(), Actions.MAX_CHUNK_BYTES);
+      out.writeBytes(Base64.getDecoder().decode(chunk.data()));
+      assertThat(chunk.size()).isEqualTo(content.length);
+      chunks++;
+    } while (!chunk.eof());
+
+    assertThat(out.toByteArray()).isEqualTo(content);
+    assertThat(chunks).isEqualTo(3);
+  }
+
+  @Test
+  void readBytes_atOrPastTheEnd_isEmptyAndAtEof() throws Exception {
+    Path file = Files.write(dir.resolve("small.bin"), new byte[] {1, 0, 2});
+    Path empty = Files.write(dir.resolve("empty.bin"), new byte[0]);
+
+    Actions.ReadBytesResult past = bytes(file, 10L, 5);
+    Actions.ReadBytesResult none = bytes(empty, 0L, 5);
+    Actions.ReadBytesResult middle = bytes(file, 1L, 1);
+
+    assertThat(past.data()).isEmpty();
+    assertThat(past.eof()).isTrue();
+    assertThat(none.eof()).isTrue();
+    assertThat(none.size()).isZero();
+    assertThat(Base64.getDecoder().decode(middle.data())).containsExactly(0);
+    assertThat(middle.eof()).isFalse();
+  }
+
+  @Test
+  void readBytes_badPathsAndArguments_failWithStableCodes() throws Exception {
+    Path file = Files.write(dir.resolve("f.bin"), new byte[] {1});
+
+    assertThat(code(() -> bytes(dir.resolve("missing.bin"), 0L, 1))).isEqualTo(Codes.NOT_FOUND);
+    assertThat(code(() -> bytes(dir, 0L, 1))).isEqualTo(Codes.INVALID_ARGUMENT);
+    assertThat(code(() -> bytes(Path.of("relative.bin"), 0L, 1))).isEqualTo(Codes.INVALID_ARGUMENT);
+    assertThat(code(() -> bytes(file, -1L, 1))).isEqualTo(Codes.INVALID_ARGUMENT);
+    assertThat(code(() -> bytes(file, null, 1))).isEqualTo(Codes.INVALID_ARGUMENT);
+    assertThat(code(() -> bytes(file, 0L, 0))).isEqualTo(Codes.INVALID_ARGUMENT);
+    assertThat(code(() -> bytes(file, 0L, Actions.MAX_CHUNK_BYTES + 1)))
+        .isEqualTo(Codes.INVALID_ARGUMENT);
+  }
 }

@@ -10,7 +10,9 @@ public enum Action {
   EDIT(Actions.Edit.class),
   GLOB(Actions.Glob.class),
   GREP(Actions.Grep.class),
-  JOB(Actions.Job.class);
+  JOB(Actions.Job.class),
+  /** Exact bytes of a file, a chunk at a time; devices that can say {@code read_bytes} in hello. */
+  READ_BYTES(Actions.ReadBytes.class);
 
   private final Class<?> params;
 

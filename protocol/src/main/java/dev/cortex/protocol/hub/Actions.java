@@ -111,6 +111,32 @@ public final class Actions {
       long sizeBytes,
       List<AgentsFile> agentsMd) {}
 
+  /** The most bytes one {@code read_bytes} returns. */
+  public static final int MAX_CHUNK_BYTES = 1024 * 1024;
+
+  /** The largest file {@code read_bytes} reads from, in chunks (the limit of a file sent). */
+  public static final long MAX_READ_BYTES_FILE = 100L * 1024 * 1024;
+
+  /** The capability a device names in its hello when it serves {@code read_bytes}. */
+  public static final String READ_BYTES_CAPABILITY = "read_bytes";
+
+  /**
+   * Read exact bytes of a file, whatever it holds.
+   *
+   * @param offset the first byte, 0 or more
+   * @param length how many bytes, 1 to {@link #MAX_CHUNK_BYTES}
+   */
+  public record ReadBytes(String filePath, Long offset, Integer length) {}
+
+  /**
+   * A chunk of a file.
+   *
+   * @param data the bytes in base64 (empty at or past the end)
+   * @param size the file's whole size in bytes, when the chunk was read
+   * @param eof whether this chunk reaches the end of the file
+   */
+  public record ReadBytesResult(String data, long size, boolean eof) {}
+
   /** Write a whole file, creating its directories. */
   public record Write(String filePath, String content, boolean agentsMd) {}
 

@@ -314,7 +314,7 @@ public final class Daemon implements AutoCloseable {
             sessions,
             options.home().root().resolve("workspace"),
             options.clock(),
-            null);
+            new DeviceFileReader(hub));
     WebRoutes webRoutes = new WebRoutes(web, sessions, sessionRoutes::view, options.version());
     if ("1".equals(options.env().get("CORTEX_TEST_WEB_SESSIONS"))) {
       sessionRoutes.allowWebSessions();

@@ -39,9 +39,12 @@ public final class WebService {
   private static final Logger log = LoggerFactory.getLogger(WebService.class);
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  /** Where a file comes from on a device; null when the server has no devices to ask. */
+  /** Where a file comes from on a device. */
   interface DeviceFiles {
-    /** The bytes of {@code path} on {@code device}, at most {@code maxBytes}. */
+    /**
+     * The bytes of {@code path} on {@code device}, at most {@code maxBytes}; a coded exception when
+     * the device or the file cannot give them.
+     */
     byte[] read(String device, String path, long maxBytes);
   }
 
@@ -160,13 +163,6 @@ public final class WebService {
         staged.add(
             new Staged(name, source.size(), WebMedia.type(source.head(), name), source, null));
       } else {
-        if (devices == null) {
-          throw new CodedException(
-              ErrorCodes.UNAVAILABLE,
-              "This version reads files to send on the server's machine only, not on device "
-                  + request.device()
-                  + "; copy the file to the server's machine first and send it without device.");
-        }
         byte[] bytes = devices.read(request.device(), ref.filePath(), Web.MAX_FILE_BYTES);
         byte[] head = java.util.Arrays.copyOf(bytes, Math.min(bytes.length, 512));
         staged.add(new Staged(name, bytes.length, WebMedia.type(head, name), null, bytes));

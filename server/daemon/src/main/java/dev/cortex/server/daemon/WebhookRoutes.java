@@ -59,7 +59,8 @@ final class WebhookRoutes {
   }
 
   private static final String REMOTE_COMMAND_USAGE =
-      "Send {command_id, device, action (one of bash, read, write, edit, glob, grep, job), params,"
+      "Send {command_id, device, action (one of bash, read, write, edit, glob, grep, job,"
+          + " read_bytes), params,"
           + " timeout_millis > 0}.";
 
   /** {@code POST /webhook/remote-command}: streams output events, then the result. */
