@@ -65,7 +65,8 @@ final class SendFile {
                 .optional(
                     "device",
                     Schema.string(
-                        "A remote device to read the files on (see remote_devices).",
+                        "A remote device to read the files on (see remote_devices); file_path is"
+                            + " then an absolute path on that device.",
                         1,
                         Web.MAX_DEVICE))
                 .build())
