@@ -8,20 +8,26 @@ import dev.cortex.protocol.hub.Actions;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.webhook.ErrorBody;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
-import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a whole file from a device through the hub, chunk by chunk with {@code read_bytes}, for
  * {@code send_file} with {@code device}. A device that is offline, unknown, or too old to read
  * bytes, and a file that is missing, no regular file, too large or changed while read, end the read
- * with a coded error; nothing is kept of a read that failed.
+ * with a coded error. The chunks go to a file as they come, never whole into memory.
  */
 final class DeviceFileReader implements WebService.DeviceFiles {
+  private static final Logger log = LoggerFactory.getLogger(DeviceFileReader.class);
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** How long one chunk may take the device. */
@@ -38,7 +44,7 @@ final class DeviceFileReader implements WebService.DeviceFiles {
   }
 
   @Override
-  public byte[] read(String device, String path, long maxBytes) {
+  public long copy(String device, String path, long maxBytes, Path target) {
     DeviceLink link = hub.link(device);
     if (link == null) {
       throw new CodedException(Codes.DEVICE_OFFLINE, hub.offline(device));
@@ -52,10 +58,21 @@ final class DeviceFileReader implements WebService.DeviceFiles {
               + link.hello().version()
               + ").");
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (OutputStream out = Files.newOutputStream(target)) {
+      return fetch(device, path, maxBytes, out);
+    } catch (IOException e) {
+      log.warn("a file from device {} could not be stored: {}", device, e.toString());
+      throw new CodedException(Codes.INTERNAL, "The file could not be stored on the server.");
+    }
+  }
+
+  /** Writes the chunks to {@code out} from offset 0 until the device says the end; their size. */
+  private long fetch(String device, String path, long maxBytes, OutputStream out)
+      throws IOException {
+    long read = 0;
     Long size = null;
     while (true) {
-      Actions.ReadBytesResult chunk = chunk(device, path, bytes.size());
+      Actions.ReadBytesResult chunk = chunk(device, path, read);
       if (size == null) {
         size = chunk.size();
         if (size > maxBytes) {
@@ -72,19 +89,31 @@ final class DeviceFileReader implements WebService.DeviceFiles {
       } else if (size != chunk.size()) {
         throw changed(device, path);
       }
-      byte[] data = Base64.getDecoder().decode(chunk.data());
-      bytes.write(data, 0, data.length);
+      byte[] data = decode(device, chunk.data());
+      read += data.length;
+      if (read > size) {
+        throw changed(device, path);
+      }
+      out.write(data);
       if (chunk.eof()) {
         break;
       }
-      if (data.length == 0 || bytes.size() > size) {
+      if (data.length == 0) {
         throw changed(device, path);
       }
     }
-    if (bytes.size() != size) {
+    if (read != size) {
       throw changed(device, path);
     }
-    return bytes.toByteArray();
+    return read;
+  }
+
+  private static byte[] decode(String device, String data) {
+    try {
+      return Base64.getDecoder().decode(data == null ? "" : data);
+    } catch (IllegalArgumentException e) {
+      throw malformed(device);
+    }
   }
 
   private Actions.ReadBytesResult chunk(String device, String path, long offset) {
@@ -107,9 +136,13 @@ final class DeviceFileReader implements WebService.DeviceFiles {
     try {
       return WireJson.bind(result.result(), Actions.ReadBytesResult.class);
     } catch (IllegalArgumentException e) {
-      throw new CodedException(
-          Codes.INTERNAL, "Device '" + device + "' answered read_bytes with a malformed result.");
+      throw malformed(device);
     }
+  }
+
+  private static CodedException malformed(String device) {
+    return new CodedException(
+        Codes.INTERNAL, "Device '" + device + "' answered read_bytes with a malformed result.");
   }
 
   private static CodedException changed(String device, String path) {

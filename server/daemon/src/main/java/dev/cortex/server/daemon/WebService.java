@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -42,10 +43,11 @@ public final class WebService {
   /** Where a file comes from on a device. */
   interface DeviceFiles {
     /**
-     * The bytes of {@code path} on {@code device}, at most {@code maxBytes}; a coded exception when
-     * the device or the file cannot give them.
+     * Copies {@code path} on {@code device}, at most {@code maxBytes}, into the existing file
+     * {@code target} (a chunk at a time, never whole in memory); its size. A coded exception when
+     * the device or the file cannot give it; {@code target} may then hold part of it.
      */
-    byte[] read(String device, String path, long maxBytes);
+    long copy(String device, String path, long maxBytes, Path target);
   }
 
   private final java.util.function.Supplier<Database> database;
@@ -106,6 +108,7 @@ public final class WebService {
       }
     } catch (IOException e) {
       written.forEach(WebService::deleteQuietly);
+      staged.forEach(Staged::discard);
       log.warn("files of session {} could not be copied: {}", session.id(), e.toString());
       throw new CodedException(ErrorCodes.INTERNAL, "The files could not be stored on the server.");
     }
@@ -136,39 +139,76 @@ public final class WebService {
     return new Web.Sent(id, seq, sent, null);
   }
 
-  /** A file to send, checked, with what it will be called. */
+  /**
+   * A file to send, checked, with what it will be called: a local file, or one already fetched from
+   * a device into a hidden file of the outputs, moved to its name when it is written.
+   */
   private record Staged(
-      String name, long size, String mediaType, WebFiles.Source local, byte[] bytes) {
+      String name, long size, String mediaType, WebFiles.Source local, Path fetched) {
     void write(Path target) throws IOException {
       if (local != null) {
         WebFiles.copy(local, target);
       } else {
-        Files.write(target, bytes);
+        Files.move(fetched, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+
+    void discard() {
+      if (fetched != null) {
+        deleteQuietly(fetched);
       }
     }
   }
 
   private List<Staged> stage(Session session, Web.SendFile request) {
     List<Staged> staged = new ArrayList<>();
-    for (Web.FileRef ref : request.refs()) {
-      String name =
-          ref.fileName() != null ? ref.fileName() : Path.of(ref.filePath()).getFileName() + "";
-      if (name.isBlank() || name.equals("null")) {
-        throw new CodedException(
-            ErrorCodes.INVALID_ARGUMENT, "Name the file " + ref.filePath() + " with file_name.");
+    try {
+      for (Web.FileRef ref : request.refs()) {
+        staged.add(stage(session, request.device(), ref));
       }
-      if (request.device() == null) {
-        WebFiles.Source source =
-            WebFiles.source(session.workingDirectory(), ref.filePath(), Web.MAX_FILE_BYTES);
-        staged.add(
-            new Staged(name, source.size(), WebMedia.type(source.head(), name), source, null));
-      } else {
-        byte[] bytes = devices.read(request.device(), ref.filePath(), Web.MAX_FILE_BYTES);
-        byte[] head = java.util.Arrays.copyOf(bytes, Math.min(bytes.length, 512));
-        staged.add(new Staged(name, bytes.length, WebMedia.type(head, name), null, bytes));
-      }
+    } catch (RuntimeException e) {
+      staged.forEach(Staged::discard);
+      throw e;
     }
     return staged;
+  }
+
+  private Staged stage(Session session, String device, Web.FileRef ref) {
+    String name =
+        ref.fileName() != null ? ref.fileName() : Path.of(ref.filePath()).getFileName() + "";
+    if (name.isBlank() || name.equals("null")) {
+      throw new CodedException(
+          ErrorCodes.INVALID_ARGUMENT, "Name the file " + ref.filePath() + " with file_name.");
+    }
+    if (device == null) {
+      WebFiles.Source source =
+          WebFiles.source(session.workingDirectory(), ref.filePath(), Web.MAX_FILE_BYTES);
+      return new Staged(name, source.size(), WebMedia.type(source.head(), name), source, null);
+    }
+    Path fetched;
+    try {
+      Path dir = outputs(session.id());
+      Files.createDirectories(dir);
+      fetched = Files.createTempFile(dir, ".fetching-", ".part");
+    } catch (IOException e) {
+      log.warn("a file of session {} could not be fetched: {}", session.id(), e.toString());
+      throw new CodedException(ErrorCodes.INTERNAL, "The files could not be stored on the server.");
+    }
+    try {
+      long size = devices.copy(device, ref.filePath(), Web.MAX_FILE_BYTES, fetched);
+      byte[] head;
+      try (java.io.InputStream in = Files.newInputStream(fetched)) {
+        head = in.readNBytes(512);
+      }
+      return new Staged(name, size, WebMedia.type(head, name), null, fetched);
+    } catch (IOException e) {
+      deleteQuietly(fetched);
+      log.warn("a file of session {} could not be fetched: {}", session.id(), e.toString());
+      throw new CodedException(ErrorCodes.INTERNAL, "The files could not be stored on the server.");
+    } catch (RuntimeException e) {
+      deleteQuietly(fetched);
+      throw e;
+    }
   }
 
   Web.Sent sendView(Web.SendView request) {

@@ -13,6 +13,8 @@ import dev.cortex.protocol.session.Web;
 import dev.cortex.protocol.webhook.ErrorBody;
 import dev.cortex.protocol.webhook.ErrorBody.Codes;
 import dev.cortex.testing.MovableClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +25,7 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Reading a whole file from a device through a real hub, whose device answers each {@code
@@ -82,8 +85,18 @@ class DeviceFileReaderTest {
         to >= file.length);
   }
 
+  @TempDir Path dir;
+
   byte[] read(String device) {
-    return new DeviceFileReader(hub).read(device, "/data/f.bin", Web.MAX_FILE_BYTES);
+    try {
+      Path target = Files.createTempFile(dir, "copy", ".bin");
+      long size = new DeviceFileReader(hub).copy(device, "/data/f.bin", Web.MAX_FILE_BYTES, target);
+      byte[] bytes = Files.readAllBytes(target);
+      assertThat(size).isEqualTo(bytes.length);
+      return bytes;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   static String code(Runnable read) {
