@@ -41,7 +41,7 @@ function draw(body, costs, charts) {
   const stroke = css.getPropertyValue('--accent').trim() || '#3b6ef5';
   const muted = css.getPropertyValue('--muted').trim() || '#888';
   const axis = { stroke: muted, grid: { stroke: css.getPropertyValue('--line').trim() || '#ddd' } };
-  const width = () => Math.max(280, Math.min(560, body.clientWidth - 32));
+  const width = (figure) => Math.max(240, figure.clientWidth - 26);
   const x = costs.days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
   const series = [{}, { label: 'USD', stroke, fill: `${stroke}33`, width: 2 }];
   const data = [x, costs.days.map((d) => d.usd)];
@@ -49,7 +49,8 @@ function draw(body, costs, charts) {
     series.push({ label: 'daily cap', stroke: '#d9534f', dash: [6, 4], width: 1 });
     data.push(costs.days.map(() => caps.daily_usd));
   }
-  charts.push(new window.uPlot({ width: width(), height: 220, series, axes: [axis, axis] }, data, dayChart));
+  const zero = (u, min, max) => [0, Math.max(max, 1) * 1.1];
+  charts.push(new window.uPlot({ width: width(dayChart), height: 220, series, scales: { y: { range: zero } }, axes: [axis, axis] }, data, dayChart));
   const names = costs.projects.map((p) => p.project || '(none)');
   const px = names.map((_, i) => i);
   const pseries = [{}, { label: 'USD', stroke, fill: `${stroke}55`, paths: window.uPlot.paths && window.uPlot.paths.bars ? window.uPlot.paths.bars({ size: [0.6] }) : undefined, points: { show: false } }];
@@ -60,8 +61,8 @@ function draw(body, costs, charts) {
     pdata.push(costs.projects.map((p) => (perProject[p.project] == null ? null : perProject[p.project])));
   }
   charts.push(new window.uPlot({
-    width: width(), height: 220, series: pseries, scales: { x: { time: false } },
-    axes: [{ ...axis, values: (u, ticks) => ticks.map((t) => names[t] || '') }, axis],
+    width: width(projectChart), height: 220, series: pseries, scales: { x: { time: false, range: () => [-0.5, names.length - 0.5] }, y: { range: zero } },
+    axes: [{ ...axis, splits: () => px, values: (u, ticks) => ticks.map((t) => names[t] || '') }, axis],
   }, pdata, projectChart));
 }
 
