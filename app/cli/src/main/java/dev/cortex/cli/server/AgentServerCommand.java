@@ -30,6 +30,7 @@ import dev.cortex.server.sessions.SessionSettings;
 import dev.cortex.server.sessions.backend.ClaudeBackend;
 import dev.cortex.server.sessions.backend.CommandBackend;
 import dev.cortex.server.waitpoints.WaitSettings;
+import dev.cortex.server.workbench.UiSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -155,7 +156,8 @@ public final class AgentServerCommand implements Callable<Integer> {
                     return e.getMessage();
                   }
                 },
-                live::problem));
+                live::problem,
+                services.settings().get(UiSettings.TABLE)));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()
