@@ -174,6 +174,11 @@ public final class AgentServerCommand implements Callable<Integer> {
                 + server.hubBind()
                 + ":"
                 + daemon.hubPort()
+                + (daemon.uiPort() > 0
+                    ? ", workbench "
+                        + services.settings().get(UiSettings.TABLE).url(daemon.uiPort())
+                        + " (sign in with 'cortex ui')"
+                    : "")
                 + " (stop with Ctrl-C or SIGTERM)");
     daemon.awaitStop();
     return CortexCommand.OK;

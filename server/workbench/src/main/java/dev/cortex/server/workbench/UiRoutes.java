@@ -240,7 +240,8 @@ public final class UiRoutes {
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("url", url.get() + "/signin#" + link.secret());
     answer.put("expires_at", link.expiresAt().toString());
-    JsonBodies.send(response, callback, 200, answer);
+    // The webhook's answer shape: one line holding the result.
+    JsonBodies.send(response, callback, 200, Map.of("result", answer));
   }
 
   private void logoutAll(byte[] body, Request request, Response response, Callback callback) {
@@ -249,6 +250,6 @@ public final class UiRoutes {
     }
     int ended = signins.logoutAll();
     log.info("every workbench session ended ({})", ended);
-    JsonBodies.send(response, callback, 200, Map.of("ended", ended));
+    JsonBodies.send(response, callback, 200, Map.of("result", Map.of("ended", ended)));
   }
 }
