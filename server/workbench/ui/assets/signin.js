@@ -1,7 +1,7 @@
 // The sign-in page: the one-time secret rides in the address's fragment (never sent to the
 // server in a request line); it is removed from the address bar first, then exchanged for the
 // cookie session.
-import { applyTheme } from './theme.js';
+import { applyTheme } from './js/theme.js';
 
 applyTheme();
 

@@ -12,6 +12,7 @@ import dev.cortex.server.sessions.Budgets;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Synchronous;
+import dev.cortex.web.WebGroup;
 import dev.cortex.workflows.WorkflowsGroup;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,12 +36,7 @@ public final class AllGroups {
           new GroupDescriptor(
               "slack", "cortex-slack", "File delivery to Slack.", "mcp-config-slack.json"),
           new GroupDescriptor(
-              "feishu", "cortex-feishu", "File delivery to Feishu.", "mcp-config-feishu.json"),
-          new GroupDescriptor(
-              "web",
-              "cortex-web",
-              "Files, views, decisions and boards for the web workbench.",
-              "mcp-config-web.json"));
+              "feishu", "cortex-feishu", "File delivery to Feishu.", "mcp-config-feishu.json"));
 
   public static GroupRegistry registry(Services services) {
     Supplier<Database> database = services.database();
@@ -60,6 +56,7 @@ public final class AllGroups {
     registry.add(
         InteractionGroup.DESCRIPTOR,
         () -> InteractionGroup.create(services.agentServer(), java.time.Clock.systemUTC()));
+    registry.add(WebGroup.DESCRIPTOR, () -> WebGroup.create(services.agentServer()));
     PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))

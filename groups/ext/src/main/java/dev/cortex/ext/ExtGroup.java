@@ -38,7 +38,7 @@ public final class ExtGroup {
     List<ToolSpec> tools = new ArrayList<>();
     tools.add(new CostQuery(costs, budgets, clock).spec());
     tools.add(new QueryExecutions(executions).spec());
-    tools.add(ContextTool.spec());
+    tools.add(ContextTool.spec(agentServer));
     tools.addAll(new WaitTools(agentServer).specs());
     return DESCRIPTOR.group(tools);
   }

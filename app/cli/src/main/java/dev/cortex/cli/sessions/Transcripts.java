@@ -26,7 +26,34 @@ final class Transcripts {
                   + (body.path("is_error").asBoolean(false) ? "  (error)" : ""));
       case "system" -> out.println("[" + body.path("text").asString("") + "]");
       case "note" -> out.println("[note: " + body.path("text").asString("") + "]");
+      case "attachment" -> out.println("  ▣ " + attachment(body));
       default -> out.println(Json.write(entry));
+    }
+  }
+
+  /** One line on what a tool of the web group delivered: its type and names, never the bytes. */
+  static String attachment(JsonNode body) {
+    String type = body.path("type").asString("");
+    switch (type) {
+      case "files" -> {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        body.path("files").forEach(f -> names.add(f.path("name").asString("")));
+        return "files: " + String.join(", ", names);
+      }
+      case "view" -> {
+        return "view: " + body.path("title").asString("");
+      }
+      case "decisions" -> {
+        java.util.List<String> titles = new java.util.ArrayList<>();
+        body.path("decisions").forEach(d -> titles.add(d.path("title").asString("")));
+        return "decisions: " + String.join("; ", titles);
+      }
+      case "board" -> {
+        return "board: " + body.path("board").path("slug").asString("");
+      }
+      default -> {
+        return "attachment " + body.path("id").asString("");
+      }
     }
   }
 

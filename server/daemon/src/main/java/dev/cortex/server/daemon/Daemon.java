@@ -348,6 +348,25 @@ public final class Daemon implements AutoCloseable {
         .forEach(
             (route, handler) ->
                 builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    // The web group: its tools' routes and its API on the webhook (the workbench mounts the API
+    // and the GET routes of files and views on its own connector).
+    WebService web =
+        new WebService(
+            options.database(),
+            sessions,
+            options.home().root().resolve("workspace"),
+            options.clock(),
+            null);
+    WebRoutes webRoutes = new WebRoutes(web, sessions, sessionRoutes::view, options.version());
+    if ("1".equals(options.env().get("CORTEX_TEST_WEB_SESSIONS"))) {
+      sessionRoutes.allowWebSessions();
+    }
+    java.util.Map<String, org.eclipse.jetty.server.Handler> webHandlers =
+        new java.util.LinkedHashMap<>(webRoutes.handlers());
+    webHandlers.putAll(webRoutes.apiHandlers());
+    webHandlers.forEach(
+        (route, handler) ->
+            builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     // The workbench: its own connector, nothing of the webhook's on it.
     UiSettings ui = options.ui();
     AtomicReference<RequestGuard> uiGuard = new AtomicReference<>();
@@ -373,6 +392,8 @@ public final class Daemon implements AutoCloseable {
           new LinkedHashMap<>(uiRoutes.uiHandlers());
       sessionRoutes.handlers().forEach(uiHandlers::put);
       new InteractionRoutes(interactions, options.version()).handlers().forEach(uiHandlers::put);
+      uiHandlers.putAll(webRoutes.apiHandlers());
+      uiHandlers.putAll(webRoutes.uiHandlers());
       uiHandlers.forEach(
           (route, handler) ->
               builder.route(
@@ -627,6 +648,7 @@ public final class Daemon implements AutoCloseable {
         SessionsSchema.area(),
         WaitpointsSchema.area(),
         InteractionsSchema.area(),
-        Signins.area());
+        Signins.area(),
+        WebSchema.area());
   }
 }

@@ -67,6 +67,18 @@ final class SessionRoutes {
     this.waits = waits;
   }
 
+  /**
+   * Whether create may make sessions on {@code web:} channels as the workbench's front door does:
+   * only under the test setting {@code CORTEX_TEST_WEB_SESSIONS=1}, for end-to-end tests of the
+   * {@code web} group; otherwise those channels are refused as reserved.
+   */
+  private volatile boolean webSessions;
+
+  /** Lets create make {@code web:} sessions (the test setting {@code CORTEX_TEST_WEB_SESSIONS}). */
+  void allowWebSessions() {
+    webSessions = true;
+  }
+
   /** A route's work on the request it read. */
   @FunctionalInterface
   private interface Work<T> {
@@ -227,7 +239,11 @@ final class SessionRoutes {
             create.program(),
             dir,
             create.toolAllowlist());
-    answer(response, callback, () -> view(sessions.create(request)));
+    boolean web = webSessions && create.channel() != null && create.channel().startsWith("web:");
+    answer(
+        response,
+        callback,
+        () -> view(web ? sessions.createFromFrontDoor(request) : sessions.create(request)));
   }
 
   private void send(Sessions.Send send, Response response, Callback callback) throws Exception {

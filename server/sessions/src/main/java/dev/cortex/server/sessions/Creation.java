@@ -54,6 +54,14 @@ final class Creation {
   }
 
   Session create(SessionService.NewSession request) throws SessionException {
+    return create(request, false);
+  }
+
+  /**
+   * @param frontDoor true when the request comes from one of this server's own front doors (the web
+   *     workbench), which may create sessions on the {@code web:} channels
+   */
+  Session create(SessionService.NewSession request, boolean frontDoor) throws SessionException {
     String backend = backend(request);
     Backend runner = backends.get(backend);
     String model = request.model() != null ? request.model() : settings.model();
@@ -70,7 +78,7 @@ final class Creation {
     checkAllowlist(allowlist);
     Path dir = workingDirectory(request.workingDirectory());
     String name = name(request.name());
-    String channel = channel(request.channel(), name);
+    String channel = channel(request.channel(), name, frontDoor);
     Instant now = clock.instant();
     Session session =
         new Session(
@@ -176,7 +184,7 @@ final class Creation {
     return name;
   }
 
-  private String channel(String given, String name) throws SessionException {
+  private String channel(String given, String name, boolean frontDoor) throws SessionException {
     String channel = given != null ? given : "cli:" + name;
     if (!CHANNEL.matcher(channel).matches()) {
       throw invalid(
@@ -185,7 +193,7 @@ final class Creation {
               + "' is not a channel: cli: and an id (web:, slack: and feishu: are reserved).");
     }
     String kind = channel.substring(0, channel.indexOf(':'));
-    if (RESERVED.containsKey(kind)) {
+    if (RESERVED.containsKey(kind) && !(frontDoor && kind.equals("web"))) {
       throw new SessionException(
           SessionException.RESERVED_CHANNEL,
           "Channel "

@@ -189,6 +189,26 @@ public final class SessionService implements AutoCloseable {
     return creation.create(request);
   }
 
+  /**
+   * A new session asked for by one of this server's own front doors (the web workbench): it may be
+   * on a {@code web:} channel, which the session API refuses to its callers.
+   */
+  public Session createFromFrontDoor(NewSession request) throws SessionException {
+    return creation.create(request, true);
+  }
+
+  /**
+   * Records an entry the server itself adds to a session's transcript (e.g. a file delivered by a
+   * tool), in the running turn if one runs, and publishes it to the session's followers.
+   */
+  public Transcript.Entry record(String sessionId, Transcript.Kind kind, String body)
+      throws SessionException {
+    Session session = get(sessionId);
+    Transcript.Entry entry = store.append(session.id(), runningExecution(session.id()), kind, body);
+    followers.publish(session.id(), entry);
+    return entry;
+  }
+
   public List<Session> list(int limit) {
     return store.list(limit);
   }

@@ -332,7 +332,7 @@ class StdioProtocolIT {
     assertThat(run.stdout()).isEmpty();
     assertThat(run.stderr())
         .contains("telepathy")
-        .contains("core, ext, interaction, workers")
+        .contains("core, ext, interaction, web, workers")
         .contains("evidence, workflows");
   }
 

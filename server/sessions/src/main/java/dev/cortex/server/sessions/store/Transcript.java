@@ -22,7 +22,12 @@ public final class Transcript {
     /** Something the server says about the session: a turn failed, was stopped, interrupted. */
     SYSTEM,
     /** Something the backend said outside the conversation (a malformed line). */
-    NOTE;
+    NOTE,
+    /**
+     * Something delivered into the conversation by a tool of the {@code web} group (files, a view,
+     * decisions, a board): its ids, names, sizes and paths, never the bytes.
+     */
+    ATTACHMENT;
 
     public String wire() {
       return name().toLowerCase(Locale.ROOT);
