@@ -100,7 +100,7 @@ final class Browser implements AutoCloseable {
   }
 
   WebElement find(String css) {
-    return until(d -> first(d, css));
+    return until(css, d -> first(d, css));
   }
 
   List<WebElement> all(String css) {
@@ -110,6 +110,7 @@ final class Browser implements AutoCloseable {
   /** Waits until the element {@code css} is there and its text contains {@code text}. */
   WebElement text(String css, String text) {
     return until(
+        css + " with the text '" + text + "'",
         d -> {
           for (WebElement e : d.findElements(By.cssSelector(css))) {
             try {
@@ -125,7 +126,13 @@ final class Browser implements AutoCloseable {
   }
 
   <T> T until(Function<WebDriver, T> condition) {
+    return until("the page's condition", condition);
+  }
+
+  /** Waits until {@code condition} gives a value; the failure names {@code what}. */
+  <T> T until(String what, Function<WebDriver, T> condition) {
     return new WebDriverWait(driver, WAIT)
+        .withMessage(() -> what + " on " + driver.getCurrentUrl())
         .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
         .until(condition);
   }

@@ -43,9 +43,11 @@ final class Workbench implements AutoCloseable {
   /** Starts a server in {@code home} whose workbench listens on a port chosen now. */
   static Workbench start(Path home, Path work) throws IOException {
     int port = freePort();
-    Files.createDirectories(home.resolve("config"));
-    Files.writeString(home.resolve("config/cortex.toml"), "[ui]\nport = " + port + "\n");
-    AgentServer server = new AgentServer(home, Map.of("CORTEX_TEST_WEB_SESSIONS", "1"));
+    // A port of its own, kept across a restart so that an open page reconnects to it.
+    AgentServer server =
+        new AgentServer(
+            home,
+            Map.of("CORTEX_TEST_WEB_SESSIONS", "1", "CORTEX_UI_PORT", Integer.toString(port)));
     Workbench workbench = new Workbench(home, work, server, port);
     server.start(0, 0);
     workbench.webhookPort = server.webhookPort;
