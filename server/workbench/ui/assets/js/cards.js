@@ -129,6 +129,7 @@ export async function refreshDecisions(box) {
   try {
     const shown = await post('/api/web/decisions/show', { attachment: box.dataset.attachment });
     drawDecisions(box, box.dataset.attachment, shown.decisions || []);
+    box.dataset.loaded = 'true';
   } catch (e) {
     if (!box.querySelector('.error-line')) box.append(errorLine(`Decisions could not be loaded: ${e.message}`));
   }

@@ -92,6 +92,10 @@ final class Browser implements AutoCloseable {
             .build();
     ChromeDriver driver = new ChromeDriver(service, options);
     driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+    // Headless Chromium keeps downloads only where it is told to, through the DevTools protocol.
+    driver.executeCdpCommand(
+        "Browser.setDownloadBehavior",
+        Map.of("behavior", "allow", "downloadPath", downloads.toString()));
     return new Browser(driver, profile, downloads);
   }
 
@@ -131,15 +135,40 @@ final class Browser implements AutoCloseable {
 
   /** Waits until {@code condition} gives a value; the failure names {@code what}. */
   <T> T until(String what, Function<WebDriver, T> condition) {
-    return new WebDriverWait(driver, WAIT)
-        .withMessage(() -> what + " on " + driver.getCurrentUrl())
-        .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
-        .until(condition);
+    try {
+      return new WebDriverWait(driver, WAIT)
+          .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+          .until(condition);
+    } catch (org.openqa.selenium.TimeoutException e) {
+      failures++;
+      screenshot("failed-" + failures);
+      String page = driver.findElement(By.tagName("body")).getText();
+      throw new AssertionError(
+          "waited in vain for "
+              + what
+              + " on "
+              + driver.getCurrentUrl()
+              + " (screenshot failed-"
+              + failures
+              + "); the page says:\n"
+              + page,
+          e);
+    }
   }
+
+  private static int failures;
 
   private static WebElement first(WebDriver d, String css) {
     List<WebElement> found = d.findElements(By.cssSelector(css));
     return found.isEmpty() ? null : found.get(0);
+  }
+
+  /**
+   * Scrolls {@code element} to the middle of the window (clear of the fixed composer), clicks it.
+   */
+  void click(WebElement element) {
+    script("arguments[0].scrollIntoView({block: 'center'})", element);
+    element.click();
   }
 
   Object script(String js, Object... args) {

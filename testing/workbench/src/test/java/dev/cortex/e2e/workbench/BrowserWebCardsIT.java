@@ -70,6 +70,16 @@ class BrowserWebCardsIT extends OnWorkbench {
         card.findElement(org.openqa.selenium.By.cssSelector("a.file-download")).click();
       }
     }
+    String href =
+        browser
+            .text(".file-card", "notes.txt")
+            .findElement(org.openqa.selenium.By.cssSelector("a.file-download"))
+            .getAttribute("href");
+    Object answer =
+        browser.script(
+            "return fetch(arguments[0]).then(r => r.status + ' ' + r.headers.get('content-disposition'))",
+            href);
+    assertThat(String.valueOf(answer)).as("the file's route").startsWith("200 attachment");
     Path downloaded = browser.downloads.resolve("notes.txt");
     Eventually.until("the download", Duration.ofSeconds(60), () -> Files.isRegularFile(downloaded));
     assertThat(downloaded).hasContent("the notes of the run");
@@ -116,7 +126,10 @@ class BrowserWebCardsIT extends OnWorkbench {
         script(
             Map.of(
                 "calls",
-                List.of(call("send_view", Map.of("title", "Chart", "html", "<h1>chart</h1>"))))));
+                List.of(
+                    call(
+                        "send_view",
+                        Map.of("title", "Chart", "html", "<h1>chart</h1>", "width", "narrow"))))));
     openSession(id);
     WebElement view = browser.find(".attachment-view");
     assertThat(view.getAttribute("data-width")).isEqualTo("narrow");
@@ -176,7 +189,7 @@ class BrowserWebCardsIT extends OnWorkbench {
     browser.find(".decision[data-index='0'][data-state='approved']");
     browser.find(".decision[data-index='1'][data-state='explain']");
     WebElement changed = browser.find(".decision[data-index='2'][data-state='change']");
-    changed.findElement(org.openqa.selenium.By.tagName("summary")).click();
+    browser.click(changed.findElement(org.openqa.selenium.By.tagName("summary")));
     browser.text(".decision[data-index='2'] .action-log", "cache the hot keys");
   }
 
@@ -194,7 +207,7 @@ class BrowserWebCardsIT extends OnWorkbench {
     browser.find(".board-content");
     browser.text(".board-sessions", "board");
     browser.screenshots("board", ".board-content");
-    browser.get(workbench.url() + "/#/boards");
+    browser.click(browser.find(".page-header a.back"));
     browser.text(".board-row", "Nightly build");
     browser.screenshots("boards", ".board-row");
   }
@@ -205,14 +218,15 @@ class BrowserWebCardsIT extends OnWorkbench {
   }
 
   private static void act(int index, String button, String text) {
+    browser.find(".attachment-decisions[data-loaded='true']");
     String card = ".decision[data-index='" + index + "']";
     WebElement details = browser.find(card);
     if (details.getAttribute("open") == null) {
-      details.findElement(org.openqa.selenium.By.tagName("summary")).click();
+      browser.click(details.findElement(org.openqa.selenium.By.tagName("summary")));
     }
     if (text != null) {
       browser.find(card + " textarea").sendKeys(text);
     }
-    browser.text(card + " button", button).click();
+    browser.click(browser.text(card + " button", button));
   }
 }
