@@ -174,6 +174,7 @@ class BrowserWebCardsIT extends OnWorkbench {
             id,
             e ->
                 e.path("kind").asString().equals("user")
+                    && e.path("body").path("text").asString().contains("About your decision")
                     && e.path("body").path("text").asString().contains("Nightly at 2am"),
             "the explain request as a user message");
     assertThat(explained.path("body").path("source").asString()).isEqualTo("workbench");
