@@ -108,6 +108,7 @@ public final class CortexCommand implements Callable<Integer> {
     server.addSubcommand("status", new ServerStatusCommand(io));
     server.addSubcommand("stop", new ServerStopCommand(io));
     line.addSubcommand("server", server);
+    line.addSubcommand("ui", new dev.cortex.cli.ui.UiCommand(io));
     line.addSubcommand("client", new DeviceAgentCommand(io));
     line.addSubcommand("signal", new SignalCommand(io));
     CommandLine sessions = new CommandLine(new SessionsCommand(io));

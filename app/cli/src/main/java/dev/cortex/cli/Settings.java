@@ -33,6 +33,7 @@ public record Settings(CortexToml tables) {
           StorageSettings.TABLE,
           ServerSettings.TABLE,
           DeviceSettings.TABLE,
+          dev.cortex.server.workbench.UiSettings.TABLE,
           SessionSettings.TABLE,
           Budgets.TABLE,
           WaitSettings.TABLE,

@@ -3,9 +3,10 @@ package dev.cortex.base;
 import java.util.regex.Pattern;
 
 /**
- * The forms Cortex mints its secrets in: a waitpoint's {@code wps_…} and a device's credential
- * {@code cxd_…}, each a prefix and base64url characters. A part of one ({@value #MIN_TAIL} or more
- * characters after the prefix, as a cut copy would hold) is taken for a secret too.
+ * The forms Cortex mints its secrets in: a waitpoint's {@code wps_…}, a device's credential {@code
+ * cxd_…}, the workbench's sign-in links {@code cxl_…} and browser sessions {@code cxc_…}, each a
+ * prefix and base64url characters. A part of one ({@value #MIN_TAIL} or more characters after the
+ * prefix, as a cut copy would hold) is taken for a secret too.
  */
 public final class MintedSecrets {
   private MintedSecrets() {}
@@ -15,7 +16,7 @@ public final class MintedSecrets {
 
   /** A minted secret, or a part of one, wherever it stands in a text. */
   public static final Pattern FORM =
-      Pattern.compile("(?:wps|cxd)_[A-Za-z0-9_-]{" + MIN_TAIL + ",}");
+      Pattern.compile("(?:wps|cxd|cxl|cxc)_[A-Za-z0-9_-]{" + MIN_TAIL + ",}");
 
   /** Whether {@code text} holds a minted secret (or a part of one) anywhere. */
   public static boolean in(String text) {

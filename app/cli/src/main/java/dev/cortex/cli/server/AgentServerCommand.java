@@ -30,6 +30,7 @@ import dev.cortex.server.sessions.SessionSettings;
 import dev.cortex.server.sessions.backend.ClaudeBackend;
 import dev.cortex.server.sessions.backend.CommandBackend;
 import dev.cortex.server.waitpoints.WaitSettings;
+import dev.cortex.server.workbench.UiSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -155,7 +156,8 @@ public final class AgentServerCommand implements Callable<Integer> {
                     return e.getMessage();
                   }
                 },
-                live::problem));
+                live::problem,
+                services.settings().get(UiSettings.TABLE)));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()
@@ -172,6 +174,11 @@ public final class AgentServerCommand implements Callable<Integer> {
                 + server.hubBind()
                 + ":"
                 + daemon.hubPort()
+                + (daemon.uiPort() > 0
+                    ? ", workbench "
+                        + services.settings().get(UiSettings.TABLE).url(daemon.uiPort())
+                        + " (sign in with 'cortex ui')"
+                    : "")
                 + " (stop with Ctrl-C or SIGTERM)");
     daemon.awaitStop();
     return CortexCommand.OK;

@@ -13,10 +13,10 @@ import tools.jackson.databind.JsonNode;
  * The agent server running for a home, as it described itself in {@code data/server.json}, while
  * its process lives.
  */
-record RunningServer(ProcessHandle process, JsonNode self) {
+public record RunningServer(ProcessHandle process, JsonNode self) {
 
   /** The server of {@code home}, or null when none runs (no file, or its process ended). */
-  static RunningServer of(CortexHome home) {
+  public static RunningServer of(CortexHome home) {
     Path file = home.dataDir().resolve(Webhook.SERVER_FILE);
     JsonNode self;
     try {

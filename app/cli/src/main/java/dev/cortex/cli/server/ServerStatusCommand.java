@@ -63,6 +63,7 @@ public final class ServerStatusCommand implements Callable<Integer> {
     status.put("webhook_port", server.webhookPort());
     status.put("hub_port", server.self().path("hub_port").asInt());
     status.put("hub_url", server.self().path("hub_url").asString(null));
+    status.put("ui_url", server.self().path("ui_url").asString(null));
     status.put("started_at", server.self().path("started_at").asString(null));
     JsonNode health = health(server.webhookPort());
     if (health == null) {
@@ -108,6 +109,10 @@ public final class ServerStatusCommand implements Callable<Integer> {
             .append(status.get("hub_port"))
             .append(status.get("hub_url") == null ? "" : " (" + status.get("hub_url") + ")")
             .append('\n')
+            .append(
+                status.get("ui_url") == null
+                    ? ""
+                    : "  workbench " + status.get("ui_url") + " (sign in with 'cortex ui')\n")
             .append("  uptime    ")
             .append(uptime((Long) status.get("uptime_seconds")))
             .append('\n')

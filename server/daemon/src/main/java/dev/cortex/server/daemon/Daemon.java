@@ -28,6 +28,11 @@ import dev.cortex.server.waitpoints.Recipes;
 import dev.cortex.server.waitpoints.WaitSettings;
 import dev.cortex.server.waitpoints.Waitpoints;
 import dev.cortex.server.waitpoints.WaitpointsSchema;
+import dev.cortex.server.workbench.Signins;
+import dev.cortex.server.workbench.UiAssets;
+import dev.cortex.server.workbench.UiGuard;
+import dev.cortex.server.workbench.UiRoutes;
+import dev.cortex.server.workbench.UiSettings;
 import dev.cortex.storage.Database;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,6 +66,7 @@ public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
   static final String WEBHOOK = "webhook";
   static final String HUB = "hub";
+  static final String UI = "ui";
 
   private final Options options;
   private final DeviceHub hub;
@@ -98,7 +104,8 @@ public final class Daemon implements AutoCloseable {
       List<Backend> backends,
       Supplier<WaitSettings> waitSettings,
       AllowlistCheck allowlists,
-      Supplier<Optional<SettingsProblem>> settingsProblem) {
+      Supplier<Optional<SettingsProblem>> settingsProblem,
+      UiSettings ui) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -114,6 +121,41 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(waitSettings, "waitSettings");
       Objects.requireNonNull(allowlists, "allowlists");
       Objects.requireNonNull(settingsProblem, "settingsProblem");
+      Objects.requireNonNull(ui, "ui");
+    }
+
+    /** Options without the workbench's connector. */
+    public Options(
+        CortexHome home,
+        Map<String, String> env,
+        ServerSettings server,
+        DeviceSettings devices,
+        String version,
+        Supplier<Database> database,
+        Runnable writeClientConfigs,
+        Clock clock,
+        SessionSettings sessionSettings,
+        Supplier<Budgets> budgets,
+        List<Backend> backends,
+        Supplier<WaitSettings> waitSettings,
+        AllowlistCheck allowlists,
+        Supplier<Optional<SettingsProblem>> settingsProblem) {
+      this(
+          home,
+          env,
+          server,
+          devices,
+          version,
+          database,
+          writeClientConfigs,
+          clock,
+          sessionSettings,
+          budgets,
+          backends,
+          waitSettings,
+          allowlists,
+          settingsProblem,
+          UiSettings.DISABLED);
     }
 
     boolean immutable() {
@@ -325,7 +367,55 @@ public final class Daemon implements AutoCloseable {
     webHandlers.forEach(
         (route, handler) ->
             builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    // The workbench: its own connector, nothing of the webhook's on it.
+    UiSettings ui = options.ui();
+    AtomicReference<RequestGuard> uiGuard = new AtomicReference<>();
+    java.util.concurrent.atomic.AtomicInteger boundUi =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Signins signins = new Signins(options.database(), options.clock(), ui.session());
+    UiRoutes uiRoutes =
+        new UiRoutes(
+            signins,
+            ui,
+            () -> ui.url(boundUi.get()),
+            options.version(),
+            options.clock(),
+            UiRoutes.Sleeper.REAL);
+    uiRoutes
+        .webhookHandlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    if (ui.enabled()) {
+      builder.connector(UI, ui.bind(), ui.port(), uiTls(ui, options.env()));
+      Map<String, org.eclipse.jetty.server.Handler> uiHandlers =
+          new LinkedHashMap<>(uiRoutes.uiHandlers());
+      sessionRoutes.handlers().forEach(uiHandlers::put);
+      new InteractionRoutes(interactions, options.version()).handlers().forEach(uiHandlers::put);
+      uiHandlers.putAll(webRoutes.apiHandlers());
+      uiHandlers.putAll(webRoutes.uiHandlers());
+      uiHandlers.forEach(
+          (route, handler) ->
+              builder.route(
+                  UI,
+                  route,
+                  new UiGuard(uiGuard::get, () -> ui.url(boundUi.get()), signins, handler)));
+      builder.route(
+          UI,
+          "/*",
+          new UiGuard(uiGuard::get, () -> ui.url(boundUi.get()), signins, new UiAssets()));
+    }
     HttpHost http = builder.start();
+    if (ui.enabled()) {
+      int uiPort = http.port(UI);
+      boundUi.set(uiPort);
+      java.util.Set<String> uiHosts = RequestGuard.hostsFor(ui.bind(), uiPort);
+      uiGuard.set(
+          RequestGuard.builder()
+              .hosts(uiHosts)
+              .origins(java.util.Set.of(ui.url(uiPort).toLowerCase(java.util.Locale.ROOT)))
+              .build());
+    }
     int webhookPort = http.port(WEBHOOK);
     boundWebhook.set(webhookPort);
     int hubPort = http.port(HUB);
@@ -365,6 +455,7 @@ public final class Daemon implements AutoCloseable {
                 new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
                 new Housekeeping.Step("waitpoints", waitpoints::sweep),
                 new Housekeeping.Step("interactions", interactions::sweep),
+                new Housekeeping.Step("workbench sessions", signins::sweep),
                 new Housekeeping.Step("the spool", spool::drain),
                 new Housekeeping.Step(Machines.FILE, registry::reloadIfChanged)));
     sweeper.scheduleWithFixedDelay(housekeeping, 1, 1, TimeUnit.SECONDS);
@@ -379,7 +470,7 @@ public final class Daemon implements AutoCloseable {
     waitpoints.recover();
     spool.drain();
     // Last: the server file says the server is ready.
-    daemon.describeItself(webhookPort, hubPort);
+    daemon.describeItself(webhookPort, hubPort, ui.enabled() ? boundUi.get() : 0);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
       log.warn(
           "the device hub listens on {} without TLS: credentials cross the network in the clear;"
@@ -426,13 +517,17 @@ public final class Daemon implements AutoCloseable {
     return tls;
   }
 
-  private void describeItself(int webhookPort, int hubPort) {
+  private void describeItself(int webhookPort, int hubPort, int uiPort) {
     Map<String, Object> self = new LinkedHashMap<>();
     self.put("pid", ProcessHandle.current().pid());
     self.put("version", options.version());
     self.put("webhook_port", webhookPort);
     self.put("hub_port", hubPort);
     self.put("hub_url", options.server().hubUrl(hubPort));
+    if (uiPort > 0) {
+      self.put("ui_port", uiPort);
+      self.put("ui_url", options.ui().url(uiPort));
+    }
     self.put("webhook_protocol", Webhook.PROTOCOL);
     self.put("hub_protocol", Hub.VERSION);
     self.put("started_at", Instant.now(options.clock()).toString());
@@ -490,6 +585,36 @@ public final class Daemon implements AutoCloseable {
     stopped.countDown();
   }
 
+  /** The workbench's port; 0 when it has none. */
+  public int uiPort() {
+    return options.ui().enabled() ? http.port(UI) : 0;
+  }
+
+  private static SslContextFactory.Server uiTls(UiSettings ui, Map<String, String> env) {
+    if (ui.keystore() == null) {
+      if (!HttpHost.isLoopback(ui.bind())) {
+        throw new StartupException(
+            "[ui] bind is "
+                + ui.bind()
+                + ", not a loopback address, and [ui] keystore is not set: the workbench's"
+                + " cookies would cross the network in the clear.");
+      }
+      return null;
+    }
+    String password = env.get(ui.keystorePasswordEnv());
+    if (password == null) {
+      throw new StartupException(
+          "[ui] keystore is set, but "
+              + ui.keystorePasswordEnv()
+              + " (the keystore's password) is not.");
+    }
+    SslContextFactory.Server tls = new SslContextFactory.Server();
+    tls.setKeyStorePath(ui.keystore().toString());
+    tls.setKeyStoreType("PKCS12");
+    tls.setKeyStorePassword(password);
+    return tls;
+  }
+
   private void forgetItself() {
     try {
       if (Files.isRegularFile(serverFile)
@@ -523,6 +648,7 @@ public final class Daemon implements AutoCloseable {
         SessionsSchema.area(),
         WaitpointsSchema.area(),
         InteractionsSchema.area(),
+        Signins.area(),
         WebSchema.area());
   }
 }

@@ -1,0 +1,76 @@
+// #/costs: spend per day and per project against the caps, as uPlot charts and as a table.
+import { post } from '../api.js';
+import { h, replace, uid, usd, empty, pageHeader, errorLine } from '../dom.js';
+import { table } from './table.js';
+
+export function render(main) {
+  const daysId = uid('days');
+  const days = h('select', { id: daysId }, [7, 30, 90, 366].map((n) => h('option', { value: String(n), selected: n === 30 }, `${n} days`)));
+  const body = h('div', { class: 'costs' });
+  replace(main, pageHeader('Costs', h('label', { for: daysId, class: 'inline-label' }, 'Period'), days), body);
+  const charts = [];
+  const load = () => post('/api/ui/costs', { days: Number(days.value) })
+    .then((c) => draw(body, c, charts))
+    .catch((e) => replace(body, errorLine(e.message)));
+  days.addEventListener('change', load);
+  load();
+  return () => charts.forEach((chart) => chart.destroy());
+}
+
+function draw(body, costs, charts) {
+  charts.splice(0).forEach((chart) => chart.destroy());
+  const caps = costs.caps || {};
+  const summary = h('div', { class: 'stat-row' },
+    stat('Total', usd(costs.total_usd)),
+    stat('Daily cap', caps.daily_usd == null ? 'none' : usd(caps.daily_usd)),
+    stat('Monthly cap', caps.monthly_usd == null ? 'none' : usd(caps.monthly_usd)));
+  if (!costs.days.length && !costs.projects.length) {
+    replace(body, summary, empty('Nothing spent in this period.'));
+    return;
+  }
+  const dayChart = h('figure', { class: 'chart' }, h('figcaption', {}, 'Spend per day (USD)'));
+  const projectChart = h('figure', { class: 'chart' }, h('figcaption', {}, 'Spend per project (USD)'));
+  replace(body, summary,
+    h('div', { class: 'chart-grid' }, dayChart, projectChart),
+    h('h2', {}, 'Per day'),
+    table('Spend per day', ['Day', 'USD'], costs.days.map((d) => [d.day, usd(d.usd)])),
+    h('h2', {}, 'Per project'),
+    table('Spend per project', ['Project', 'USD', 'Cap'], costs.projects.map((p) => [p.project || '(none)', usd(p.usd), capOf(caps, p.project)])));
+  if (!window.uPlot) return;
+  const css = getComputedStyle(document.documentElement);
+  const stroke = css.getPropertyValue('--accent').trim() || '#3b6ef5';
+  const muted = css.getPropertyValue('--muted').trim() || '#888';
+  const axis = { stroke: muted, grid: { stroke: css.getPropertyValue('--line').trim() || '#ddd' } };
+  const width = (figure) => Math.max(240, figure.clientWidth - 26);
+  const x = costs.days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
+  const series = [{}, { label: 'USD', stroke, fill: `${stroke}33`, width: 2 }];
+  const data = [x, costs.days.map((d) => d.usd)];
+  if (caps.daily_usd != null) {
+    series.push({ label: 'daily cap', stroke: '#d9534f', dash: [6, 4], width: 1 });
+    data.push(costs.days.map(() => caps.daily_usd));
+  }
+  const zero = (u, min, max) => [0, Math.max(max, 1) * 1.1];
+  charts.push(new window.uPlot({ width: width(dayChart), height: 220, series, scales: { y: { range: zero } }, axes: [axis, axis] }, data, dayChart));
+  const names = costs.projects.map((p) => p.project || '(none)');
+  const px = names.map((_, i) => i);
+  const pseries = [{}, { label: 'USD', stroke, fill: `${stroke}55`, paths: window.uPlot.paths && window.uPlot.paths.bars ? window.uPlot.paths.bars({ size: [0.6] }) : undefined, points: { show: false } }];
+  const pdata = [px, costs.projects.map((p) => p.usd)];
+  const perProject = caps.per_project || {};
+  if (Object.keys(perProject).length) {
+    pseries.push({ label: 'cap', stroke: '#d9534f', dash: [6, 4], width: 1, points: { show: true } });
+    pdata.push(costs.projects.map((p) => (perProject[p.project] == null ? null : perProject[p.project])));
+  }
+  charts.push(new window.uPlot({
+    width: width(projectChart), height: 220, series: pseries, scales: { x: { time: false, range: () => [-0.5, names.length - 0.5] }, y: { range: zero } },
+    axes: [{ ...axis, splits: () => px, values: (u, ticks) => ticks.map((t) => names[t] || '') }, axis],
+  }, pdata, projectChart));
+}
+
+function stat(label, value) {
+  return h('div', { class: 'stat' }, h('span', { class: 'stat-label muted' }, label), h('span', { class: 'stat-value' }, value));
+}
+
+function capOf(caps, project) {
+  const cap = (caps.per_project || {})[project];
+  return cap == null ? '—' : usd(cap);
+}
