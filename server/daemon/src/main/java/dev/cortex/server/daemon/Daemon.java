@@ -28,8 +28,10 @@ import dev.cortex.server.waitpoints.Recipes;
 import dev.cortex.server.waitpoints.WaitSettings;
 import dev.cortex.server.waitpoints.Waitpoints;
 import dev.cortex.server.waitpoints.WaitpointsSchema;
+import dev.cortex.server.workbench.EventJournal;
 import dev.cortex.server.workbench.Signins;
 import dev.cortex.server.workbench.UiAssets;
+import dev.cortex.server.workbench.UiEvents;
 import dev.cortex.server.workbench.UiGuard;
 import dev.cortex.server.workbench.UiRoutes;
 import dev.cortex.server.workbench.UiSettings;
@@ -78,6 +80,9 @@ public final class Daemon implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Path serverFile;
   private volatile boolean stopping;
+
+  /** The workbench's event streams, ended first when the server stops. */
+  private volatile UiEvents uiEvents;
 
   /** The home's lock, held from the start until the server stopped. */
   private volatile HomeLock lock;
@@ -373,6 +378,9 @@ public final class Daemon implements AutoCloseable {
     java.util.concurrent.atomic.AtomicInteger boundUi =
         new java.util.concurrent.atomic.AtomicInteger();
     Signins signins = new Signins(options.database(), options.clock(), ui.session());
+    EventJournal journal = new EventJournal(options.database(), options.clock());
+    UiEvents uiEvents = new UiEvents(journal, Duration.ofSeconds(15));
+    sessions.followAll((sessionId, update) -> journalUpdate(journal, sessionId, update));
     UiRoutes uiRoutes =
         new UiRoutes(
             signins,
@@ -390,6 +398,7 @@ public final class Daemon implements AutoCloseable {
       builder.connector(UI, ui.bind(), ui.port(), uiTls(ui, options.env()));
       Map<String, org.eclipse.jetty.server.Handler> uiHandlers =
           new LinkedHashMap<>(uiRoutes.uiHandlers());
+      uiHandlers.put(UiEvents.ROUTE, uiEvents);
       sessionRoutes.handlers().forEach(uiHandlers::put);
       new InteractionRoutes(interactions, options.version()).handlers().forEach(uiHandlers::put);
       uiHandlers.putAll(webRoutes.apiHandlers());
@@ -456,6 +465,7 @@ public final class Daemon implements AutoCloseable {
                 new Housekeeping.Step("waitpoints", waitpoints::sweep),
                 new Housekeeping.Step("interactions", interactions::sweep),
                 new Housekeeping.Step("workbench sessions", signins::sweep),
+                new Housekeeping.Step("the workbench's event journal", journal::sweep),
                 new Housekeeping.Step("the spool", spool::drain),
                 new Housekeeping.Step(Machines.FILE, registry::reloadIfChanged)));
     sweeper.scheduleWithFixedDelay(housekeeping, 1, 1, TimeUnit.SECONDS);
@@ -463,6 +473,7 @@ public final class Daemon implements AutoCloseable {
     Path serverFile = options.home().dataDir().resolve(Webhook.SERVER_FILE);
     Daemon daemon =
         new Daemon(options, hub, registry, http, sweeper, sessions, interactions, serverFile);
+    daemon.uiEvents = uiEvents;
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
@@ -567,6 +578,10 @@ public final class Daemon implements AutoCloseable {
     }
     stopping = true;
     log.info("agent server stopping");
+    UiEvents streams = uiEvents;
+    if (streams != null) {
+      streams.close();
+    }
     interactions.close();
     sessions.close();
     hub.shutdown();
@@ -583,6 +598,28 @@ public final class Daemon implements AutoCloseable {
     }
     log.info("agent server stopped");
     stopped.countDown();
+  }
+
+  /** A session's transcript entry or turn end, as the workbench's journal keeps it. */
+  private static void journalUpdate(
+      EventJournal journal, String sessionId, SessionService.Update update) {
+    try {
+      if (update instanceof SessionService.Update.Entry) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("session", sessionId);
+        data.put("entry", SessionRoutes.entry(((SessionService.Update.Entry) update).entry()));
+        journal.publish("entry", sessionId, data);
+      } else if (update instanceof SessionService.Update.TurnEnded) {
+        SessionService.Update.TurnEnded ended = (SessionService.Update.TurnEnded) update;
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("session", sessionId);
+        data.put("execution_id", ended.executionId());
+        data.put("status", ended.status().name().toLowerCase(java.util.Locale.ROOT));
+        journal.publish("turn", sessionId, data);
+      }
+    } catch (RuntimeException e) {
+      log.warn("the workbench's journal missed an event of {}: {}", sessionId, e.toString());
+    }
   }
 
   /** The workbench's port; 0 when it has none. */

@@ -41,8 +41,24 @@ final class Followers {
     publish(sessionId, new SessionService.Update.Entry(entry));
   }
 
+  private final List<java.util.function.BiConsumer<String, SessionService.Update>> everyone =
+      new CopyOnWriteArrayList<>();
+
+  SessionService.Subscription followAll(
+      java.util.function.BiConsumer<String, SessionService.Update> listener) {
+    everyone.add(listener);
+    return () -> everyone.remove(listener);
+  }
+
   /** Tells every follower of the session, on this thread; a follower that fails is skipped. */
   void publish(String sessionId, SessionService.Update update) {
+    for (java.util.function.BiConsumer<String, SessionService.Update> listener : everyone) {
+      try {
+        listener.accept(sessionId, update);
+      } catch (RuntimeException e) {
+        log.debug("a follower of every session failed: {}", e.toString());
+      }
+    }
     for (Consumer<SessionService.Update> listener : bySession.getOrDefault(sessionId, List.of())) {
       try {
         listener.accept(update);

@@ -304,6 +304,14 @@ public final class SessionService implements AutoCloseable {
     record Refused(long inboxSeq, String executionId, String refusal) implements Update {}
   }
 
+  /**
+   * Follows every session live: {@code listener} hears, with the session's id, each transcript
+   * entry and turn end of any session from now on, on the thread that recorded it (keep it quick).
+   */
+  public Subscription followAll(java.util.function.BiConsumer<String, Update> listener) {
+    return followers.followAll(listener);
+  }
+
   /** Stops following. */
   @FunctionalInterface
   public interface Subscription extends AutoCloseable {

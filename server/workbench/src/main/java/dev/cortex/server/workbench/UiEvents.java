@@ -1,0 +1,136 @@
+package dev.cortex.server.workbench;
+
+import dev.cortex.http.JsonBodies;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Semaphore;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * {@code GET /api/ui/events}: the journal as server-sent events. On connect, every event after
+ * {@code Last-Event-ID} (or {@code ?after=}) is replayed, then new ones follow as they are
+ * recorded; {@code ?session=} keeps one session's. An id older than the journal keeps is answered
+ * with {@code event: reset} first; the comment {@code : live} ends the replay. A comment {@code :
+ * ping} goes out when nothing else did for the ping period. At most {@value #MAX_STREAMS} streams
+ * are open at once (503 beyond).
+ */
+public final class UiEvents extends Handler.Abstract {
+  public static final String ROUTE = "/api/ui/events";
+  public static final int MAX_STREAMS = 32;
+  private static final int BATCH = 500;
+
+  private final EventJournal journal;
+  private final Duration ping;
+  private final Semaphore streams = new Semaphore(MAX_STREAMS);
+  private volatile boolean closed;
+
+  public UiEvents(EventJournal journal, Duration ping) {
+    this.journal = Objects.requireNonNull(journal, "journal");
+    this.ping = Objects.requireNonNull(ping, "ping");
+  }
+
+  /** Ends every open stream (the server stops). */
+  public void close() {
+    closed = true;
+    journal.wake();
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    if (!"GET".equals(request.getMethod())) {
+      JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use GET.");
+      return true;
+    }
+    var query = Request.extractQueryParameters(request);
+    String session = query.getValue("session");
+    long after;
+    try {
+      String given = request.getHeaders().get("Last-Event-ID");
+      if (given == null || given.isBlank()) {
+        given = query.getValue("after");
+      }
+      after = given == null || given.isBlank() ? journal.newest() : Long.parseLong(given.strip());
+      if (after < 0) {
+        throw new NumberFormatException();
+      }
+    } catch (NumberFormatException e) {
+      JsonBodies.error(
+          response,
+          callback,
+          400,
+          "INVALID_ARGUMENT",
+          "Last-Event-ID and 'after' take an event id (a whole number).");
+      return true;
+    }
+    if (session != null && (session.isBlank() || session.length() > 200)) {
+      JsonBodies.error(
+          response, callback, 400, "INVALID_ARGUMENT", "'session' takes a session id.");
+      return true;
+    }
+    if (!streams.tryAcquire()) {
+      JsonBodies.error(
+          response, callback, 503, "UNAVAILABLE", "Too many event streams are open; close a tab.");
+      return true;
+    }
+    try {
+      response.setStatus(200);
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+      response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+      response.getHeaders().put("X-Accel-Buffering", "no");
+      OutputStream out = Content.Sink.asOutputStream(response);
+      stream(out, after, session);
+      out.close();
+      callback.succeeded();
+    } catch (IOException e) {
+      // The browser went away.
+      callback.failed(e);
+    } finally {
+      streams.release();
+    }
+    return true;
+  }
+
+  private void stream(OutputStream out, long after, String session)
+      throws IOException, InterruptedException {
+    long last = after;
+    if (journal.lost(after)) {
+      write(out, "event: reset\ndata: {}\n\n");
+    } else {
+      write(out, ": connected\n\n");
+    }
+    while (!closed) {
+      long seen = journal.newest();
+      List<EventJournal.Event> events = journal.after(last, session, BATCH);
+      for (EventJournal.Event event : events) {
+        last = event.id();
+        write(
+            out,
+            "id: " + event.id() + "\nevent: " + event.type() + "\ndata: " + event.data() + "\n\n");
+      }
+      if (events.size() == BATCH) {
+        continue;
+      }
+      // Events of other sessions move the newest id but are not this stream's: all of this
+      // session's up to 'seen' were in the query.
+      long waited = session == null ? last : Math.max(last, seen);
+      journal.await(waited, ping);
+      if (!closed && journal.newest() <= waited) {
+        write(out, ": ping\n\n");
+      }
+    }
+  }
+
+  private static void write(OutputStream out, String text) throws IOException {
+    out.write(text.getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+}

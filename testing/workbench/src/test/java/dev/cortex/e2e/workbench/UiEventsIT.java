@@ -1,0 +1,126 @@
+package dev.cortex.e2e.workbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.ScriptedAgent;
+import dev.cortex.testing.SessionApi;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The workbench's event stream against a real server and scripted sessions: events arrive,
+ * reconnecting with Last-Event-ID loses none, and ids continue across a restart.
+ */
+class UiEventsIT {
+  @TempDir Path home;
+  @TempDir Path work;
+
+  /** One event as read off the stream. */
+  record Event(long id, String type, String data) {}
+
+  @Disabled("does not finish yet: a read of the stream waits past the replay")
+  @Test
+  void events_replayAfterLastEventId_loseNone_andIdsContinueAfterARestart() throws Exception {
+    AgentServer server = new AgentServer(home, Map.of()).start();
+    long lastBeforeRestart;
+    try (SessionApi api = new SessionApi(server)) {
+      UiClient ui = new UiClient(server);
+      UiClient.Browser browser = ui.signIn();
+      String id =
+          api.create(ScriptedAgent.command(), work, Map.of("name", "ev")).path("id").asString();
+      for (int i = 0; i < 5; i++) {
+        api.send(id, "message " + i);
+        api.awaitIdle(id);
+      }
+      List<Event> all = read(ui, browser, 0, id, Integer.MAX_VALUE, true);
+      assertThat(all).isNotEmpty();
+      assertThat(all).extracting(Event::type).contains("entry", "turn");
+      assertThat(all.stream().filter(e -> e.type().equals("entry")).map(Event::data))
+          .anyMatch(d -> d.contains("message 3"));
+      for (int i = 1; i < all.size(); i++) {
+        assertThat(all.get(i).id()).isGreaterThan(all.get(i - 1).id());
+      }
+
+      // Reconnect after every few events: together the pieces are the whole.
+      List<Event> pieces = new ArrayList<>();
+      long last = 0;
+      for (int round = 0; round < 60 && pieces.size() < all.size(); round++) {
+        List<Event> piece = read(ui, browser, last, id, 1 + round % 3, true);
+        pieces.addAll(piece);
+        last = piece.get(piece.size() - 1).id();
+      }
+      assertThat(pieces).isEqualTo(all);
+      lastBeforeRestart = all.get(all.size() - 1).id();
+
+      server.stop();
+      server.start();
+      UiClient again = new UiClient(server);
+      UiClient.Browser browser2 = again.signIn();
+      try (SessionApi api2 = new SessionApi(server)) {
+        api2.send(id, "after the restart");
+        api2.awaitIdle(id);
+      }
+      List<Event> after = read(again, browser2, lastBeforeRestart, id, 1, true);
+      assertThat(after.get(0).id()).isGreaterThan(lastBeforeRestart);
+    } finally {
+      server.close();
+    }
+  }
+
+  /**
+   * Reads events of {@code session} after {@code after}: up to {@code count}, or (with {@code
+   * replayOnly}) until the comment that ends the replay.
+   */
+  private static List<Event> read(
+      UiClient ui,
+      UiClient.Browser browser,
+      long after,
+      String session,
+      int count,
+      boolean replayOnly)
+      throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(ui.origin + "/api/ui/events?session=" + session))
+            .header("Cookie", browser.header())
+            .header("Last-Event-ID", Long.toString(after))
+            .build();
+    HttpResponse<InputStream> answer =
+        UiClient.HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.headers().firstValue("Content-Type").orElseThrow())
+        .startsWith("text/event-stream");
+    List<Event> events = new ArrayList<>();
+    try (InputStream body = answer.body();
+        BufferedReader lines =
+            new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
+      long id = -1;
+      String type = null;
+      String line;
+      while (events.size() < count && (line = lines.readLine()) != null) {
+        if (line.startsWith("id: ")) {
+          id = Long.parseLong(line.substring(4));
+        } else if (line.startsWith("event: ")) {
+          type = line.substring(7);
+        } else if (line.startsWith("data: ")) {
+          events.add(new Event(id, type, line.substring(6)));
+        } else if (replayOnly && line.equals(": live")) {
+          break;
+        }
+      }
+    }
+    return events;
+  }
+}
