@@ -84,7 +84,23 @@ function viewCard(session, body) {
     h('div', { class: 'view-head' }, h('span', { class: 'view-title' }, body.title || 'View'), status, switcher),
     frame,
     body.caption ? h('figcaption', { class: 'caption' }, body.caption) : null);
+  savedWidth(figure, body.id, switcher);
   return figure;
+}
+
+/** The entry carries the agent's width; the server keeps the one a person chose since. */
+async function savedWidth(figure, attachment, switcher) {
+  try {
+    const saved = await post('/api/web/views/width', { attachment });
+    const kept = saved && saved.width;
+    if (WIDTHS.includes(kept) && kept !== figure.dataset.width) {
+      WIDTHS.forEach((w) => figure.classList.toggle(`width-${w}`, w === kept));
+      figure.dataset.width = kept;
+      switcher.querySelectorAll('input').forEach((input) => { input.checked = input.value === kept; });
+    }
+  } catch (e) {
+    // The agent's width stays.
+  }
 }
 
 async function setWidth(figure, attachment, width, status) {

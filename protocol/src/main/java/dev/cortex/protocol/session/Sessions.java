@@ -172,9 +172,9 @@ public final class Sessions {
    * @param limit 1 to {@link #MAX_PAGE}; null for {@link #DEFAULT_PAGE}
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
-  public record Page(String session, Long after, Integer limit) {
+  public record Page(String session, Long after, Long before, Integer limit) {
     public static final String USAGE =
-        "Send {\"session\": ID or NAME, \"after\"?: SEQ, \"limit\"?: N}.";
+        "Send {\"session\": ID or NAME, \"after\"?: SEQ or \"before\"?: SEQ, \"limit\"?: N}.";
 
     public Page {
       if (session == null) {
@@ -183,6 +183,14 @@ public final class Sessions {
       if (limit != null && (limit < 1 || limit > MAX_PAGE) || after != null && after < 0) {
         throw new BadRequest("limit must be 1 to " + MAX_PAGE + " and after 0 or more.");
       }
+      if (before != null && (before < 1 || after != null)) {
+        throw new BadRequest("before must be 1 or more, and comes without after.");
+      }
+    }
+
+    /** The page of entries after {@code after}, oldest first. */
+    public Page(String session, Long after, Integer limit) {
+      this(session, after, null, limit);
     }
 
     public long afterOrFirst() {

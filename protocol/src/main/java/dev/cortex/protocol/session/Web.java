@@ -260,15 +260,18 @@ public final class Web {
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record BoardOpened(Board board, boolean created, String attachment) {}
 
-  /** {@link #VIEWS_WIDTH}: the width a person chose for a view. */
+  /**
+   * {@link #VIEWS_WIDTH}: the width a person chose for a view; without {@code width}, the width the
+   * view has now (the one saved last, else the agent's).
+   */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record ViewWidth(String attachment, String width) {
     public static final String USAGE =
-        "Send {\"attachment\": ID, \"width\": \"narrow\"|\"wide\"|\"full\"}.";
+        "Send {\"attachment\": ID, \"width\"?: \"narrow\"|\"wide\"|\"full\"}.";
 
     public ViewWidth {
       checkAttachment(attachment);
-      width = Web.width(width);
+      width = width == null ? null : Web.width(width);
     }
   }
 

@@ -154,7 +154,7 @@ class SessionsTest {
             () -> new Sessions.Page("a", -1L, null), "limit must be 1 to 500 and after 0 or more.",
             () -> new Sessions.Page("a", null, 501), "limit must be 1 to 500 and after 0 or more.",
             () -> new Sessions.Page(null, null, null),
-                "Send {\"session\": ID or NAME, \"after\"?: SEQ, \"limit\"?: N}.",
+                "Send {\"session\": ID or NAME, \"after\"?: SEQ or \"before\"?: SEQ, \"limit\"?: N}.",
             () -> new Sessions.Send("a", null, null, null),
                 "Send {\"session\": ID or NAME, \"text\": MESSAGE, \"follow\"?: true,"
                     + " \"progress_seconds\"?: 0-600}.",
@@ -171,6 +171,14 @@ class SessionsTest {
             assertThatThrownBy(build::run)
                 .isInstanceOf(Sessions.BadRequest.class)
                 .hasMessage(message));
+    for (Runnable build :
+        List.<Runnable>of(
+            () -> new Sessions.Page("a", null, 0L, null),
+            () -> new Sessions.Page("a", 3L, 9L, null))) {
+      assertThatThrownBy(build::run)
+          .isInstanceOf(Sessions.BadRequest.class)
+          .hasMessage("before must be 1 or more, and comes without after.");
+    }
   }
 
   static Sessions.Create create(String composition, String startedBy) {

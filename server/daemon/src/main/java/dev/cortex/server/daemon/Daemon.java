@@ -17,6 +17,7 @@ import dev.cortex.protocol.webhook.Webhook;
 import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
 import dev.cortex.server.sessions.SessionEnvironment;
+import dev.cortex.server.sessions.SessionException;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.SessionSettings;
 import dev.cortex.server.sessions.backend.Backend;
@@ -238,10 +239,11 @@ public final class Daemon implements AutoCloseable {
         new java.util.concurrent.atomic.AtomicInteger();
     Map<String, Backend> backends = new java.util.LinkedHashMap<>();
     options.backends().forEach(b -> backends.put(b.name(), b));
+    Executions executions = new Executions(options.database(), options.clock());
     SessionService sessions =
         new SessionService(
             new SessionStore(options.database(), options.clock(), secrets(token, shared)),
-            new Executions(options.database(), options.clock()),
+            executions,
             new Costs(options.database(), options.clock()),
             backends,
             new SessionEnvironment(options.home(), options.env(), token, boundWebhook::get),
@@ -380,7 +382,40 @@ public final class Daemon implements AutoCloseable {
     Signins signins = new Signins(options.database(), options.clock(), ui.session());
     EventJournal journal = new EventJournal(options.database(), options.clock());
     UiEvents uiEvents = new UiEvents(journal, Duration.ofSeconds(15));
-    sessions.followAll((sessionId, update) -> journalUpdate(journal, sessionId, update));
+    sessions.followAll(
+        (sessionId, update) -> {
+          journalUpdate(journal, sessionId, update);
+          // A turn started or ended: the session's state changed.
+          if (update instanceof SessionService.Update.Delivered
+              || update instanceof SessionService.Update.TurnEnded) {
+            try {
+              Map<String, Object> data = new LinkedHashMap<>();
+              data.put("session", sessionId);
+              data.put("view", sessionRoutes.view(sessions.get(sessionId)));
+              journal.publish("session", sessionId, data);
+            } catch (SessionException | RuntimeException e) {
+              log.debug(
+                  "the workbench's journal missed a state of {}: {}", sessionId, e.toString());
+            }
+          }
+        });
+    web.onChange(
+        change -> {
+          Map<String, Object> data = new LinkedHashMap<>();
+          data.put("session", change.session());
+          data.put(WebChange.DECISION.equals(change.kind()) ? "attachment" : "board", change.id());
+          journal.publish(change.kind(), change.session(), data);
+        });
+    interactions.onChange(
+        change ->
+            journal.publish(
+                "interaction",
+                change.session(),
+                Map.of(
+                    "session", change.session(),
+                    "id", change.id(),
+                    "kind", change.kind(),
+                    "status", change.state())));
     UiRoutes uiRoutes =
         new UiRoutes(
             signins,
@@ -399,10 +434,16 @@ public final class Daemon implements AutoCloseable {
       Map<String, org.eclipse.jetty.server.Handler> uiHandlers =
           new LinkedHashMap<>(uiRoutes.uiHandlers());
       uiHandlers.put(UiEvents.ROUTE, uiEvents);
-      sessionRoutes.handlers().forEach(uiHandlers::put);
-      new InteractionRoutes(interactions, options.version()).handlers().forEach(uiHandlers::put);
+      sessionRoutes.forWorkbench().handlers().forEach(uiHandlers::put);
+      uiHandlers.putAll(
+          new InteractionRoutes(interactions, options.version())
+              .workbenchHandlers(options.version()));
       uiHandlers.putAll(webRoutes.apiHandlers());
       uiHandlers.putAll(webRoutes.uiHandlers());
+      uiHandlers.putAll(
+          new UiReadRoutes(
+                  sessions, executions, hub, registry, sessionRoutes::view, options.version())
+              .handlers());
       uiHandlers.forEach(
           (route, handler) ->
               builder.route(

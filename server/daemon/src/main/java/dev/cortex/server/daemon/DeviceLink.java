@@ -70,6 +70,11 @@ final class DeviceLink {
     return connectedAt;
   }
 
+  /** How many commands sent to the device wait for their answers. */
+  int pendingCount() {
+    return pending.size();
+  }
+
   Instant lastHeard() {
     return lastHeard;
   }

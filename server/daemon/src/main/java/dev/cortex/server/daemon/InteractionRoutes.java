@@ -22,9 +22,34 @@ final class InteractionRoutes {
   private final InteractionService interactions;
   private final JsonRoutes routes;
 
+  /** What an answer says it came through when the caller names nothing else (null: as it says). */
+  private final String via;
+
   InteractionRoutes(InteractionService interactions, String version) {
+    this(interactions, version, null);
+  }
+
+  private InteractionRoutes(InteractionService interactions, String version, String via) {
     this.interactions = interactions;
     this.routes = new JsonRoutes(version);
+    this.via = via;
+  }
+
+  /**
+   * The person's routes ({@code /api/interactions/...}) for the workbench's connector: answers
+   * there are recorded as given through the workbench.
+   */
+  Map<String, Handler> workbenchHandlers(String version) {
+    Map<String, Handler> handlers = new LinkedHashMap<>();
+    new InteractionRoutes(interactions, version, "workbench")
+        .handlers()
+        .forEach(
+            (route, handler) -> {
+              if (route.startsWith(Interactions.PREFIX)) {
+                handlers.put(route, handler);
+              }
+            });
+    return handlers;
   }
 
   /** The handlers by route. */
@@ -79,7 +104,20 @@ final class InteractionRoutes {
         post(Interactions.Ref.class, Interactions.Ref.USAGE, ref -> interactions.show(ref.id())));
     handlers.put(
         Interactions.ANSWER,
-        post(Interactions.Answer.class, Interactions.Answer.USAGE, interactions::answer));
+        post(
+            Interactions.Answer.class,
+            Interactions.Answer.USAGE,
+            answer ->
+                interactions.answer(
+                    via == null
+                        ? answer
+                        : new Interactions.Answer(
+                            answer.id(),
+                            answer.answers(),
+                            answer.approve(),
+                            answer.feedback(),
+                            answer.by(),
+                            via))));
     return handlers;
   }
 

@@ -74,6 +74,28 @@ final class InteractionService implements AutoCloseable {
         TTL_SETTING + " must be a number of seconds from 1 to 86400, got '" + value + "'.");
   }
 
+  /** What changed: a question or plan of {@code session} opened or ended ({@code state}). */
+  record Change(String session, String id, String kind, String state) {}
+
+  private final java.util.List<java.util.function.Consumer<Change>> listeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Hears every question or plan that opens or ends, on the thread that made the change. */
+  void onChange(java.util.function.Consumer<Change> listener) {
+    listeners.add(listener);
+  }
+
+  private void changed(String session, String id, String kind, String state) {
+    Change change = new Change(session, id, kind, state);
+    for (java.util.function.Consumer<Change> listener : listeners) {
+      try {
+        listener.accept(change);
+      } catch (RuntimeException e) {
+        log.debug("a listener of interaction changes failed: {}", e.toString());
+      }
+    }
+  }
+
   Interactions.Opened ask(Interactions.Ask ask) {
     Session session = session(ask.sessionId());
     return open(session, Interactions.QUESTION, ask.blocks(), ask.level(), json(ask.questions()));
@@ -138,6 +160,7 @@ final class InteractionService implements AutoCloseable {
               return null;
             });
     log.info("{} {} opened for session {}", kind, row.id(), session.id());
+    changed(session.id(), row.id(), kind, Interactions.OPEN);
     return new Interactions.Opened(row.view(), (int) ttl.toSeconds());
   }
 
@@ -322,6 +345,12 @@ final class InteractionService implements AutoCloseable {
                         answered == null ? null : json(answered)));
     synchronized (changes) {
       changes.notifyAll();
+    }
+    if (ended) {
+      InteractionStore.Row row = database.get().read(c -> InteractionStore.get(c, id));
+      if (row != null) {
+        changed(row.sessionId(), row.id(), row.kind(), state);
+      }
     }
     return ended;
   }

@@ -34,6 +34,7 @@ final class SessionRoutes {
   private final JsonRoutes routes;
   private final Duration followLimit;
   private final PersonWait waits;
+  private final String version;
 
   /** What a session waits for from a person, for its view. */
   interface PersonWait {
@@ -62,6 +63,7 @@ final class SessionRoutes {
 
   SessionRoutes(SessionService sessions, String version, Duration followLimit, PersonWait waits) {
     this.sessions = sessions;
+    this.version = version;
     this.routes = new JsonRoutes(version);
     this.followLimit = followLimit;
     this.waits = waits;
@@ -77,6 +79,19 @@ final class SessionRoutes {
   /** Lets create make {@code web:} sessions (the test setting {@code CORTEX_TEST_WEB_SESSIONS}). */
   void allowWebSessions() {
     webSessions = true;
+  }
+
+  /** Whether these routes are the workbench's: create makes a person's {@code web:} session. */
+  private boolean workbench;
+
+  /**
+   * The same routes for the workbench's connector: create names a new {@code web:} channel itself
+   * (a channel from the page is refused) and the session is started by a person.
+   */
+  SessionRoutes forWorkbench() {
+    SessionRoutes routes = new SessionRoutes(sessions, version, followLimit, waits);
+    routes.workbench = true;
+    return routes;
   }
 
   /** A route's work on the request it read. */
@@ -142,12 +157,12 @@ final class SessionRoutes {
                     callback,
                     () ->
                         new Sessions.Entries(
-                            sessions
-                                .transcript(
-                                    page.session(), page.afterOrFirst(), page.limitOrDefault())
-                                .stream()
-                                .map(SessionRoutes::entry)
-                                .toList()))));
+                            (page.before() != null
+                                    ? sessions.transcriptBefore(
+                                        page.session(), page.before(), page.limitOrDefault())
+                                    : sessions.transcript(
+                                        page.session(), page.afterOrFirst(), page.limitOrDefault()))
+                                .stream().map(SessionRoutes::entry).toList()))));
     handlers.put(Sessions.SEND, post(Sessions.Send.class, Sessions.Send.USAGE, this::send));
     return handlers;
   }
@@ -209,6 +224,14 @@ final class SessionRoutes {
   }
 
   private void create(Sessions.Create create, Response response, Callback callback) {
+    if (workbench && create.channel() != null) {
+      invalid(response, callback, "The workbench names a new session's channel itself.");
+      return;
+    }
+    if (workbench && create.startedBy() != null) {
+      invalid(response, callback, "Sessions started in the workbench are started by a person.");
+      return;
+    }
     Path dir;
     try {
       dir = create.workingDir() == null ? null : Path.of(create.workingDir());
@@ -224,7 +247,7 @@ final class SessionRoutes {
     SessionService.NewSession request =
         new SessionService.NewSession(
             create.name(),
-            create.channel(),
+            workbench ? "web:" + java.util.UUID.randomUUID() : create.channel(),
             create.project(),
             create.backend(),
             create.model(),
@@ -233,13 +256,16 @@ final class SessionRoutes {
             create.composition() == null
                 ? null
                 : Session.Composition.valueOf(create.composition().toUpperCase(Locale.ROOT)),
-            create.startedBy() == null
-                ? null
-                : Session.StartedBy.valueOf(create.startedBy().toUpperCase(Locale.ROOT)),
+            workbench
+                ? Session.StartedBy.PERSON
+                : create.startedBy() == null
+                    ? null
+                    : Session.StartedBy.valueOf(create.startedBy().toUpperCase(Locale.ROOT)),
             create.program(),
             dir,
             create.toolAllowlist());
-    boolean web = webSessions && create.channel() != null && create.channel().startsWith("web:");
+    boolean web =
+        workbench || webSessions && create.channel() != null && create.channel().startsWith("web:");
     answer(
         response,
         callback,

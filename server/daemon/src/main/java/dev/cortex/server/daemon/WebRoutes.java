@@ -33,7 +33,11 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class WebRoutes {
   /** The policy of a delivered file: nothing in it runs. */
-  static final String FILE_CSP = "sandbox; default-src 'none'";
+  /**
+   * Scripts never run in a file; {@code allow-downloads} lets browsers save it (Chromium refuses
+   * downloads of a sandboxed answer otherwise).
+   */
+  static final String FILE_CSP = "sandbox allow-downloads; default-src 'none'";
 
   /** The policy of a view: its scripts run, in an opaque origin, and reach only https. */
   static final String VIEW_CSP =

@@ -303,6 +303,12 @@ public final class WebService {
   Map<String, Object> viewWidth(Web.ViewWidth request) {
     WebStore.Attachment a = attachment(request.attachment(), "view");
     ObjectNode meta = (ObjectNode) WireJson.mapper().readTree(a.meta());
+    Map<String, Object> result = new LinkedHashMap<>();
+    result.put("attachment", a.id());
+    if (request.width() == null) {
+      result.put("width", meta.path("width").asString(Web.DEFAULT_WIDTH));
+      return result;
+    }
     meta.put("width", request.width());
     database
         .get()
@@ -311,8 +317,6 @@ public final class WebService {
               WebStore.meta(c, a.id(), WireJson.mapper().writeValueAsString(meta));
               return null;
             });
-    Map<String, Object> result = new LinkedHashMap<>();
-    result.put("attachment", a.id());
     result.put("width", request.width());
     return result;
   }

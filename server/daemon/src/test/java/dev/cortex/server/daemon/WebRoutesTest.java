@@ -214,7 +214,7 @@ class WebRoutesTest {
     assertThat(image.headers().firstValue("content-type")).hasValue("image/png");
     assertThat(image.headers().firstValue("content-disposition").orElse("")).startsWith("inline");
     assertThat(image.headers().firstValue("content-security-policy"))
-        .hasValue("sandbox; default-src 'none'");
+        .hasValue("sandbox allow-downloads; default-src 'none'");
     String html = files.get(1).path("file_id").asString();
     HttpResponse<byte[]> page = get("/api/web/files/" + webSession + "/" + html);
     assertThat(page.headers().firstValue("content-type").orElse("")).startsWith("text/plain");

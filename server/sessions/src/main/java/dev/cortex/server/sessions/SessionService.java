@@ -281,6 +281,12 @@ public final class SessionService implements AutoCloseable {
     return store.transcript(get(idOrName).id(), after, limit);
   }
 
+  /** The {@code limit} entries just before {@code before}, oldest first. */
+  public List<Transcript.Entry> transcriptBefore(String idOrName, long before, int limit)
+      throws SessionException {
+    return store.transcriptBefore(get(idOrName).id(), before, limit);
+  }
+
   /** A live event of a session: a transcript entry, or the end of a turn. */
   public sealed interface Update {
     record Entry(Transcript.Entry entry) implements Update {}

@@ -102,6 +102,7 @@ public final class UiEvents extends Handler.Abstract {
   private void stream(OutputStream out, long after, String session)
       throws IOException, InterruptedException {
     long last = after;
+    boolean live = false;
     if (journal.lost(after)) {
       write(out, "event: reset\ndata: {}\n\n");
     } else {
@@ -118,6 +119,11 @@ public final class UiEvents extends Handler.Abstract {
       }
       if (events.size() == BATCH) {
         continue;
+      }
+      if (!live) {
+        // Everything the journal held after the id has gone out: from here on, events are new.
+        write(out, ": live\n\n");
+        live = true;
       }
       // Events of other sessions move the newest id but are not this stream's: all of this
       // session's up to 'seen' were in the query.

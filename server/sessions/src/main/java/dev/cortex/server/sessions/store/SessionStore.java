@@ -243,6 +243,35 @@ public final class SessionStore {
                     limit));
   }
 
+  /**
+   * The {@code limit} entries just before {@code beforeSeq} (the newest ones, for a number past the
+   * end), oldest first: a transcript read backwards one page at a time.
+   */
+  public List<Transcript.Entry> transcriptBefore(String sessionId, long beforeSeq, int limit) {
+    List<Transcript.Entry> newestFirst =
+        database
+            .get()
+            .read(
+                c ->
+                    Sql.query(
+                        c,
+                        "SELECT seq, execution_id, kind, body, at FROM session_transcript"
+                            + " WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                        rs ->
+                            new Transcript.Entry(
+                                rs.getLong("seq"),
+                                rs.getString("execution_id"),
+                                Transcript.Kind.of(rs.getString("kind")),
+                                rs.getString("body"),
+                                Sql.instant(rs.getString("at"))),
+                        sessionId,
+                        beforeSeq,
+                        limit));
+    List<Transcript.Entry> ordered = new java.util.ArrayList<>(newestFirst);
+    java.util.Collections.reverse(ordered);
+    return ordered;
+  }
+
   private static Session session(ResultSet rs) throws SQLException {
     return new Session(
         rs.getString("id"),
