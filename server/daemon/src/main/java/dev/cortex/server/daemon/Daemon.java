@@ -555,15 +555,20 @@ public final class Daemon implements AutoCloseable {
     if (server.hubKeystore() == null) {
       return null;
     }
-    String password = env.get(server.hubKeystorePasswordEnv());
+    return keystore(
+        "[server] hub_keystore", server.hubKeystore(), server.hubKeystorePasswordEnv(), env);
+  }
+
+  /** TLS from a PKCS12 keystore whose password is in the variable {@code passwordEnv}. */
+  private static SslContextFactory.Server keystore(
+      String setting, Path keystore, String passwordEnv, Map<String, String> env) {
+    String password = env.get(passwordEnv);
     if (password == null) {
       throw new StartupException(
-          "[server] hub_keystore is set, but "
-              + server.hubKeystorePasswordEnv()
-              + " (the keystore's password) is not.");
+          setting + " is set, but " + passwordEnv + " (the keystore's password) is not.");
     }
     SslContextFactory.Server tls = new SslContextFactory.Server();
-    tls.setKeyStorePath(server.hubKeystore().toString());
+    tls.setKeyStorePath(keystore.toString());
     tls.setKeyStoreType("PKCS12");
     tls.setKeyStorePassword(password);
     return tls;
@@ -679,18 +684,7 @@ public final class Daemon implements AutoCloseable {
       }
       return null;
     }
-    String password = env.get(ui.keystorePasswordEnv());
-    if (password == null) {
-      throw new StartupException(
-          "[ui] keystore is set, but "
-              + ui.keystorePasswordEnv()
-              + " (the keystore's password) is not.");
-    }
-    SslContextFactory.Server tls = new SslContextFactory.Server();
-    tls.setKeyStorePath(ui.keystore().toString());
-    tls.setKeyStoreType("PKCS12");
-    tls.setKeyStorePassword(password);
-    return tls;
+    return keystore("[ui] keystore", ui.keystore(), ui.keystorePasswordEnv(), env);
   }
 
   private void forgetItself() {

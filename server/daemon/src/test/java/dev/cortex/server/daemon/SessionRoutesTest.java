@@ -251,7 +251,7 @@ class SessionRoutesTest {
             List.of(
                 Sessions.TRANSCRIPT,
                 "{\"limit\":0}",
-                "Send {\"session\": ID or NAME, \"after\"?: SEQ, \"limit\"?: N}."),
+                "Send {\"session\": ID or NAME, \"after\"?: SEQ or \"before\"?: SEQ, \"limit\"?: N}."),
             List.of(
                 Sessions.TRANSCRIPT,
                 "{\"session\":\"a1\",\"after\":-1}",

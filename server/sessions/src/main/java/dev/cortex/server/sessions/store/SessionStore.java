@@ -231,13 +231,7 @@ public final class SessionStore {
                     c,
                     "SELECT seq, execution_id, kind, body, at FROM session_transcript"
                         + " WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                    rs ->
-                        new Transcript.Entry(
-                            rs.getLong("seq"),
-                            rs.getString("execution_id"),
-                            Transcript.Kind.of(rs.getString("kind")),
-                            rs.getString("body"),
-                            Sql.instant(rs.getString("at"))),
+                    SessionStore::entry,
                     sessionId,
                     afterSeq,
                     limit));
@@ -257,19 +251,22 @@ public final class SessionStore {
                         c,
                         "SELECT seq, execution_id, kind, body, at FROM session_transcript"
                             + " WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-                        rs ->
-                            new Transcript.Entry(
-                                rs.getLong("seq"),
-                                rs.getString("execution_id"),
-                                Transcript.Kind.of(rs.getString("kind")),
-                                rs.getString("body"),
-                                Sql.instant(rs.getString("at"))),
+                        SessionStore::entry,
                         sessionId,
                         beforeSeq,
                         limit));
     List<Transcript.Entry> ordered = new java.util.ArrayList<>(newestFirst);
     java.util.Collections.reverse(ordered);
     return ordered;
+  }
+
+  private static Transcript.Entry entry(ResultSet rs) throws SQLException {
+    return new Transcript.Entry(
+        rs.getLong("seq"),
+        rs.getString("execution_id"),
+        Transcript.Kind.of(rs.getString("kind")),
+        rs.getString("body"),
+        Sql.instant(rs.getString("at")));
   }
 
   private static Session session(ResultSet rs) throws SQLException {
