@@ -33,7 +33,8 @@ public final class GuardedHandler extends Handler.Wrapper {
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     RequestGuard guard = guards.get();
     if (guard == null) {
-      JsonBodies.error(response, callback, 503, "UNAVAILABLE", "Starting; retry shortly.");
+      JsonBodies.refuse(
+          request, response, callback, 503, "UNAVAILABLE", "Starting; retry shortly.");
       return true;
     }
     RequestGuard.Refusal refusal =
@@ -42,7 +43,8 @@ public final class GuardedHandler extends Handler.Wrapper {
       if (refusal.status() == 401) {
         response.getHeaders().put("WWW-Authenticate", "Bearer");
       }
-      JsonBodies.error(response, callback, refusal.status(), refusal.code(), refusal.message());
+      JsonBodies.refuse(
+          request, response, callback, refusal.status(), refusal.code(), refusal.message());
       return true;
     }
     try {

@@ -44,6 +44,24 @@ public final class JsonBodies {
   }
 
   /**
+   * Answers an error before the request's body was read. A request that carries a body gets {@code
+   * Connection: close} too: the unread rest would otherwise make the server drop the connection
+   * after the answer, under a client that already chose it for its next request.
+   */
+  public static void refuse(
+      Request request,
+      Response response,
+      Callback callback,
+      int status,
+      String code,
+      String message) {
+    if (request.getLength() != 0 && !"GET".equals(request.getMethod())) {
+      response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    }
+    error(response, callback, status, code, message);
+  }
+
+  /**
    * Reads a request body of at most {@code maxBytes}, blocking the calling thread. A body over the
    * cap is still read to its end, up to {@link #DISCARD_LIMIT} beyond the cap, and thrown away: a
    * sender that writes its whole body before it reads (no {@code Expect: 100-continue}) then hears

@@ -32,6 +32,10 @@ class JsonBodiesTest {
           @Override
           public boolean handle(Request request, Response response, Callback callback)
               throws Exception {
+            if (request.getHttpURI().getPath().startsWith("/refused")) {
+              JsonBodies.refuse(request, response, callback, 403, "FORBIDDEN", "Refused.");
+              return true;
+            }
             byte[] body = JsonBodies.read(request, CAP);
             if (body == null) {
               JsonBodies.error(response, callback, 413, "INVALID_ARGUMENT", "Too large.");
@@ -89,6 +93,34 @@ class JsonBodiesTest {
           .write(
               head(false, CAP + JsonBodies.DISCARD_LIMIT + 1L).getBytes(StandardCharsets.US_ASCII));
       assertThat(statusLine(socket)).contains(" 413 ");
+    }
+  }
+
+  /**
+   * Regression: a POST refused before its body was read left the connection to be dropped after the
+   * answer, and a client that reused it for its next request read no bytes there.
+   */
+  @Test
+  void refuse_beforeTheBodyIsRead_closesTheConnection_soTheNextRequestStillGoesThrough()
+      throws Exception {
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    String base = "http://127.0.0.1:" + host.port("web");
+    for (int i = 0; i < 200; i++) {
+      java.net.http.HttpResponse<String> refused =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/refused"))
+                  .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"a\":" + i + "}"))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).isEqualTo(403);
+      assertThat(refused.headers().firstValue("Connection")).contains("close");
+      java.net.http.HttpResponse<String> next =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/body"))
+                  .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(next.statusCode()).as("attempt %d", i + 1).isEqualTo(200);
     }
   }
 

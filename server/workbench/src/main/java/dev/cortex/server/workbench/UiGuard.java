@@ -56,25 +56,28 @@ public final class UiGuard extends Handler.Wrapper {
     headers(response, path);
     RequestGuard guard = hosts.get();
     if (guard == null) {
-      JsonBodies.error(response, callback, 503, "UNAVAILABLE", "Starting; retry shortly.");
+      JsonBodies.refuse(
+          request, response, callback, 503, "UNAVAILABLE", "Starting; retry shortly.");
       return true;
     }
     RequestGuard.Refusal refusal =
         guard.check(name -> request.getHeaders().get(name), request.getHttpURI().getQuery());
     if (refusal != null) {
-      JsonBodies.error(response, callback, refusal.status(), refusal.code(), refusal.message());
+      JsonBodies.refuse(
+          request, response, callback, refusal.status(), refusal.code(), refusal.message());
       return true;
     }
     if (path != null && path.startsWith("/api/")) {
       if (UiRoutes.SIGNIN.equals(path)) {
         if (!"signin".equals(request.getHeaders().get(CSRF_HEADER)) || !sameOrigin(request)) {
-          forbidden(response, callback);
+          forbidden(request, response, callback);
           return true;
         }
       } else {
         Signins.Found session = signins.find(cookie(request));
         if (session == null) {
-          JsonBodies.error(
+          JsonBodies.refuse(
+              request,
               response,
               callback,
               401,
@@ -84,7 +87,7 @@ public final class UiGuard extends Handler.Wrapper {
         }
         if (!safe(request.getMethod())
             && !(sameOrigin(request) && csrfMatches(request, session.csrf()))) {
-          forbidden(response, callback);
+          forbidden(request, response, callback);
           return true;
         }
         request.setAttribute(SESSION, session);
@@ -118,8 +121,9 @@ public final class UiGuard extends Handler.Wrapper {
     }
   }
 
-  private static void forbidden(Response response, Callback callback) {
-    JsonBodies.error(
+  private static void forbidden(Request request, Response response, Callback callback) {
+    JsonBodies.refuse(
+        request,
         response,
         callback,
         403,
