@@ -21,21 +21,24 @@ function draw(body, costs, charts) {
   charts.splice(0).forEach((chart) => chart.destroy());
   const caps = costs.caps || {};
   const summary = h('div', { class: 'stat-row' },
-    stat('Total', usd(costs.total_usd)),
-    stat('Daily cap', caps.daily_usd == null ? 'none' : usd(caps.daily_usd)),
-    stat('Monthly cap', caps.monthly_usd == null ? 'none' : usd(caps.monthly_usd)));
-  if (!costs.days.length && !costs.projects.length) {
+    stat('In this period', usd(costs.total_usd)),
+    stat('Today', usd(costs.today_usd), capLine(caps.daily_usd, caps.daily_remaining_usd)),
+    stat('This month', usd(costs.month_usd), capLine(caps.monthly_usd, caps.monthly_remaining_usd)));
+  const spent = costs.days.some((d) => d.usd > 0) || costs.projects.some((p) => p.usd > 0 || p.month_usd > 0);
+  if (!spent) {
     replace(body, summary, empty('Nothing spent in this period.'));
     return;
   }
   const dayChart = h('figure', { class: 'chart' }, h('figcaption', {}, 'Spend per day (USD)'));
-  const projectChart = h('figure', { class: 'chart' }, h('figcaption', {}, 'Spend per project (USD)'));
+  const projectChart = h('figure', { class: 'chart' }, h('figcaption', {}, 'Spend per project this month (USD)'));
   replace(body, summary,
     h('div', { class: 'chart-grid' }, dayChart, projectChart),
     h('h2', {}, 'Per day'),
-    table('Spend per day', ['Day', 'USD'], costs.days.map((d) => [d.day, usd(d.usd)])),
+    h('p', { class: 'muted' }, 'Days with spend, the newest first.'),
+    table('Spend per day', ['Day', 'USD'], costs.days.filter((d) => d.usd > 0).reverse().map((d) => [d.day, usd(d.usd)])),
     h('h2', {}, 'Per project'),
-    table('Spend per project', ['Project', 'USD', 'Cap'], costs.projects.map((p) => [p.project || '(none)', usd(p.usd), capOf(caps, p.project)])));
+    table('Spend per project', ['Project', 'In this period', 'Today', 'Daily cap', 'This month', 'Monthly cap'], costs.projects.map((p) => [
+      p.project || '(none)', usd(p.usd), usd(p.today_usd), capText(p.daily_cap_usd), usd(p.month_usd), capText(p.monthly_cap_usd)])));
   if (!window.uPlot) return;
   const css = getComputedStyle(document.documentElement);
   const stroke = css.getPropertyValue('--accent').trim() || '#3b6ef5';
@@ -54,11 +57,10 @@ function draw(body, costs, charts) {
   const names = costs.projects.map((p) => p.project || '(none)');
   const px = names.map((_, i) => i);
   const pseries = [{}, { label: 'USD', stroke, fill: `${stroke}55`, paths: window.uPlot.paths && window.uPlot.paths.bars ? window.uPlot.paths.bars({ size: [0.6] }) : undefined, points: { show: false } }];
-  const pdata = [px, costs.projects.map((p) => p.usd)];
-  const perProject = caps.per_project || {};
-  if (Object.keys(perProject).length) {
-    pseries.push({ label: 'cap', stroke: '#d9534f', dash: [6, 4], width: 1, points: { show: true } });
-    pdata.push(costs.projects.map((p) => (perProject[p.project] == null ? null : perProject[p.project])));
+  const pdata = [px, costs.projects.map((p) => p.month_usd)];
+  if (costs.projects.some((p) => p.monthly_cap_usd != null)) {
+    pseries.push({ label: 'monthly cap', stroke: '#d9534f', dash: [6, 4], width: 1, points: { show: true } });
+    pdata.push(costs.projects.map((p) => p.monthly_cap_usd));
   }
   charts.push(new window.uPlot({
     width: width(projectChart), height: 220, series: pseries, scales: { x: { time: false, range: () => [-0.5, names.length - 0.5] }, y: { range: zero } },
@@ -66,11 +68,15 @@ function draw(body, costs, charts) {
   }, pdata, projectChart));
 }
 
-function stat(label, value) {
-  return h('div', { class: 'stat' }, h('span', { class: 'stat-label muted' }, label), h('span', { class: 'stat-value' }, value));
+function stat(label, value, note) {
+  return h('div', { class: 'stat' }, h('span', { class: 'stat-label muted' }, label), h('span', { class: 'stat-value' }, value),
+    note ? h('span', { class: 'stat-note muted' }, note) : null);
 }
 
-function capOf(caps, project) {
-  const cap = (caps.per_project || {})[project];
+function capLine(cap, remaining) {
+  return cap == null ? 'no cap' : `cap ${usd(cap)}, ${usd(remaining)} left`;
+}
+
+function capText(cap) {
   return cap == null ? '—' : usd(cap);
 }

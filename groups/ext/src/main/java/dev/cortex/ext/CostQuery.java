@@ -8,8 +8,6 @@ import dev.cortex.mcp.tool.ToolSpec;
 import dev.cortex.server.sessions.Budgets;
 import dev.cortex.server.sessions.store.Costs;
 import java.time.Clock;
-import java.time.LocalDate;
-import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -119,11 +117,11 @@ final class CostQuery {
   private Result handle(ToolCall call) {
     String project = call.arguments(Arguments.class).projectId();
     Budgets caps = budgets.get();
-    LocalDate today = ZonedDateTime.ofInstant(clock.instant(), caps.zone()).toLocalDate();
-    var dayStart = today.atStartOfDay(caps.zone()).toInstant();
-    var dayEnd = today.plusDays(1).atStartOfDay(caps.zone()).toInstant();
-    var monthStart = today.withDayOfMonth(1).atStartOfDay(caps.zone()).toInstant();
-    var monthEnd = today.withDayOfMonth(1).plusMonths(1).atStartOfDay(caps.zone()).toInstant();
+    Budgets.Periods p = caps.periods(clock);
+    var dayStart = p.dayStart();
+    var dayEnd = p.dayEnd();
+    var monthStart = p.monthStart();
+    var monthEnd = p.monthEnd();
     Spend day = spend(costs.between(dayStart, dayEnd, project), dayStart, dayEnd);
     Spend month = spend(costs.between(monthStart, monthEnd, project), monthStart, monthEnd);
     Budget daily = budget(caps.dailyUsd(), costs.between(dayStart, dayEnd, null).usd());

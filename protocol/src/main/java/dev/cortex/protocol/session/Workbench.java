@@ -2,6 +2,7 @@ package dev.cortex.protocol.session;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The workbench's read API on its own connector ({@code /api/ui/...}): what the pages show beside
@@ -14,6 +15,16 @@ public final class Workbench {
   public static final String OVERVIEW = "/api/ui/overview";
   public static final String EXECUTIONS = "/api/ui/executions";
   public static final String DEVICES = "/api/ui/devices";
+  public static final String COSTS = "/api/ui/costs";
+  public static final String WAITPOINTS = "/api/ui/waitpoints";
+
+  /** The most days {@link #COSTS} counts back. */
+  public static final int MAX_COST_DAYS = 366;
+
+  /** The most waitpoints one answer lists, and the signals shown with each. */
+  public static final int MAX_WAITPOINTS = 200;
+
+  public static final int SHOWN_SIGNALS = 10;
 
   /** The most executions one answer lists. */
   public static final int MAX_EXECUTIONS = 500;
@@ -70,4 +81,95 @@ public final class Workbench {
 
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Devices(List<Device> devices) {}
+
+  /** {@link #COSTS}: spend over the last {@code days} days (today included). */
+  public record CostsQuery(Integer days) {
+    public static final String USAGE = "Send {\"days\"?: 1-" + MAX_COST_DAYS + " (default 30)}.";
+
+    public CostsQuery {
+      if (days != null && (days < 1 || days > MAX_COST_DAYS)) {
+        throw new IllegalArgumentException("days is from 1 to " + MAX_COST_DAYS + ".");
+      }
+      days = days == null ? 30 : days;
+    }
+  }
+
+  /** One day's spend; {@code day} is a date in the budgets' time zone. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record DaySpend(String day, double usd) {}
+
+  /**
+   * One project's spend over the period, today and this month, with its own caps (null when it has
+   * none). {@code project} is null for turns of no project.
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record ProjectSpend(
+      String project,
+      double usd,
+      double todayUsd,
+      double monthUsd,
+      Double dailyCapUsd,
+      Double monthlyCapUsd) {}
+
+  /** The overall caps and what they leave (null without a cap). */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Caps(
+      Double dailyUsd, Double monthlyUsd, Double dailyRemainingUsd, Double monthlyRemainingUsd) {}
+
+  /**
+   * Spend per day and per project, and today's and this month's as {@code cost_query} counts them.
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Costs(
+      String currency,
+      String timezone,
+      List<DaySpend> days,
+      List<ProjectSpend> projects,
+      double totalUsd,
+      double todayUsd,
+      double monthUsd,
+      Caps caps) {}
+
+  /** The states {@link #WAITPOINTS} filters on. */
+  public static final Set<String> WAITPOINT_STATES =
+      Set.of("armed", "fired", "expired", "cancelled");
+
+  /** {@link #WAITPOINTS}: the newest waitpoints of every session, or those in one state. */
+  public record WaitpointsQuery(String state) {
+    public static final String USAGE =
+        "Send {\"state\"?: \"armed\" | \"fired\" | \"expired\" | \"cancelled\"}.";
+
+    public WaitpointsQuery {
+      if (state != null && !WAITPOINT_STATES.contains(state)) {
+        throw new IllegalArgumentException("state is one of armed, fired, expired, cancelled.");
+      }
+    }
+  }
+
+  /** A signal a waitpoint received: a report of a member, or progress. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record WaitSignal(String at, String member, String status, String message, String via) {}
+
+  /**
+   * A waitpoint: {@code state} is {@code armed} (it can still fire), {@code fired}, {@code expired}
+   * or {@code cancelled}; {@code phase} is its stored state ({@code open}, {@code closing}, {@code
+   * resolved}, ...).
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record WaitpointRow(
+      String id,
+      String sessionId,
+      String label,
+      String intent,
+      String state,
+      String phase,
+      int fires,
+      String device,
+      String createdAt,
+      String expiresAt,
+      String endedAt,
+      List<WaitSignal> signals) {}
+
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Waitpoints(List<WaitpointRow> waitpoints) {}
 }

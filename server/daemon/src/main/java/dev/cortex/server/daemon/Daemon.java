@@ -240,11 +240,12 @@ public final class Daemon implements AutoCloseable {
     Map<String, Backend> backends = new java.util.LinkedHashMap<>();
     options.backends().forEach(b -> backends.put(b.name(), b));
     Executions executions = new Executions(options.database(), options.clock());
+    Costs costs = new Costs(options.database(), options.clock());
     SessionService sessions =
         new SessionService(
             new SessionStore(options.database(), options.clock(), secrets(token, shared)),
             executions,
-            new Costs(options.database(), options.clock()),
+            costs,
             backends,
             new SessionEnvironment(options.home(), options.env(), token, boundWebhook::get),
             options.budgets(),
@@ -442,7 +443,14 @@ public final class Daemon implements AutoCloseable {
       uiHandlers.putAll(webRoutes.uiHandlers());
       uiHandlers.putAll(
           new UiReadRoutes(
-                  sessions, executions, hub, registry, sessionRoutes::view, options.version())
+                  sessions,
+                  executions,
+                  hub,
+                  registry,
+                  sessionRoutes::view,
+                  new CostReport(costs, options.budgets(), options.clock()),
+                  waitpoints,
+                  options.version())
               .handlers());
       uiHandlers.forEach(
           (route, handler) ->

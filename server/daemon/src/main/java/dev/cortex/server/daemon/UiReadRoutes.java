@@ -4,10 +4,13 @@ import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.protocol.session.Workbench;
+import dev.cortex.protocol.webhook.Waits;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.store.Execution;
 import dev.cortex.server.sessions.store.Executions;
 import dev.cortex.server.sessions.store.Session;
+import dev.cortex.server.waitpoints.Waitpoint;
+import dev.cortex.server.waitpoints.Waitpoints;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,6 +32,8 @@ final class UiReadRoutes {
   private final DeviceHub hub;
   private final MachineRegistry registry;
   private final Function<Session, Sessions.View> view;
+  private final CostReport costs;
+  private final Waitpoints waitpoints;
   private final JsonRoutes routes;
 
   UiReadRoutes(
@@ -37,12 +42,16 @@ final class UiReadRoutes {
       DeviceHub hub,
       MachineRegistry registry,
       Function<Session, Sessions.View> view,
+      CostReport costs,
+      Waitpoints waitpoints,
       String version) {
     this.sessions = sessions;
     this.executions = executions;
     this.hub = hub;
     this.registry = registry;
     this.view = view;
+    this.costs = costs;
+    this.waitpoints = waitpoints;
     this.routes = new JsonRoutes(version);
   }
 
@@ -83,7 +92,88 @@ final class UiReadRoutes {
                 JsonRoutes.result(response, callback, devices());
               }
             }));
+    handlers.put(
+        Workbench.COSTS,
+        routes.post(
+            (body, request, response, callback) -> {
+              Workbench.CostsQuery query =
+                  JsonRoutes.read(
+                      body,
+                      Workbench.CostsQuery.class,
+                      Workbench.CostsQuery.USAGE,
+                      response,
+                      callback);
+              if (query != null) {
+                JsonRoutes.result(response, callback, costs.report(query.days()));
+              }
+            }));
+    handlers.put(
+        Workbench.WAITPOINTS,
+        routes.post(
+            (body, request, response, callback) -> {
+              Workbench.WaitpointsQuery query =
+                  JsonRoutes.read(
+                      body,
+                      Workbench.WaitpointsQuery.class,
+                      Workbench.WaitpointsQuery.USAGE,
+                      response,
+                      callback);
+              if (query != null) {
+                JsonRoutes.result(response, callback, waitpoints(query.state()));
+              }
+            }));
     return handlers;
+  }
+
+  private Workbench.Waitpoints waitpoints(String state) {
+    List<Waitpoint.State> states =
+        state == null
+            ? List.of()
+            : switch (state) {
+              case "armed" -> List.of(Waitpoint.State.OPEN, Waitpoint.State.CLOSING);
+              case "fired" -> List.of(Waitpoint.State.RESOLVED);
+              case "expired" -> List.of(Waitpoint.State.EXPIRED);
+              default -> List.of(Waitpoint.State.CANCELLED);
+            };
+    List<Workbench.WaitpointRow> rows = new ArrayList<>();
+    for (Waitpoints.Listed listed :
+        waitpoints.newest(states, Workbench.MAX_WAITPOINTS, Workbench.SHOWN_SIGNALS)) {
+      Waitpoint w = listed.waitpoint();
+      List<Workbench.WaitSignal> signals = new ArrayList<>();
+      for (Waits.Report r : listed.signals()) {
+        signals.add(new Workbench.WaitSignal(r.at(), r.member(), r.status(), r.message(), r.via()));
+      }
+      rows.add(
+          new Workbench.WaitpointRow(
+              w.id(),
+              w.sessionId(),
+              w.label(),
+              w.intent(),
+              shown(w.state()),
+              w.state().wire(),
+              w.fires(),
+              w.device(),
+              text(w.createdAt()),
+              text(w.expiresAt()),
+              text(w.endedAt()),
+              signals));
+    }
+    return new Workbench.Waitpoints(rows);
+  }
+
+  /** The state as the workbench names it. */
+  private static String shown(Waitpoint.State state) {
+    if (state.waiting()) {
+      return "armed";
+    }
+    switch (state) {
+      case RESOLVED:
+        return "fired";
+      case EXPIRED:
+        return "expired";
+      default:
+        return "cancelled";
+    }
   }
 
   Workbench.Overview overview() {
@@ -95,12 +185,9 @@ final class UiReadRoutes {
 
   private Workbench.Executions executions(Workbench.ExecutionsQuery query) {
     List<Execution> found =
-        executions.query(new Executions.Query(null, null, null, Workbench.MAX_EXECUTIONS));
+        executions.query(new Executions.Query(null, null, null, query.session(), query.limit()));
     List<Workbench.ExecutionRow> rows = new ArrayList<>();
     for (Execution e : found) {
-      if (query.session() != null && !query.session().equals(e.sessionId())) {
-        continue;
-      }
       rows.add(
           new Workbench.ExecutionRow(
               e.id(),
@@ -115,9 +202,6 @@ final class UiReadRoutes {
               e.costUsd(),
               e.turns(),
               e.error()));
-      if (rows.size() == query.limit()) {
-        break;
-      }
     }
     return new Workbench.Executions(rows);
   }

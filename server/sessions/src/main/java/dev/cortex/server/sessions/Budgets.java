@@ -110,9 +110,9 @@ public record Budgets(Double dailyUsd, Double monthlyUsd, ZoneId zone, Map<Strin
   }
 
   /** The start of today and of this month, and of the next ones, in the budgets' zone. */
-  record Periods(Instant dayStart, Instant dayEnd, Instant monthStart, Instant monthEnd) {}
+  public record Periods(Instant dayStart, Instant dayEnd, Instant monthStart, Instant monthEnd) {}
 
-  Periods periods(Clock clock) {
+  public Periods periods(Clock clock) {
     LocalDate today = ZonedDateTime.ofInstant(clock.instant(), zone).toLocalDate();
     LocalDate month = today.withDayOfMonth(1);
     return new Periods(

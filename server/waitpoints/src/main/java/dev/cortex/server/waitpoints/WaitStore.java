@@ -65,6 +65,40 @@ final class WaitStore {
         sessionId);
   }
 
+  /** The newest waitpoints in {@code states} (all when empty), newest first. */
+  static List<Waitpoint> newest(Connection c, List<Waitpoint.State> states, int limit)
+      throws SQLException {
+    List<Object> args = new ArrayList<>();
+    StringBuilder sql = new StringBuilder("SELECT * FROM waitpoints");
+    if (!states.isEmpty()) {
+      sql.append(" WHERE state IN (");
+      for (int i = 0; i < states.size(); i++) {
+        sql.append(i == 0 ? "?" : ", ?");
+        args.add(states.get(i).wire());
+      }
+      sql.append(')');
+    }
+    sql.append(" ORDER BY created_at DESC, id DESC LIMIT ?");
+    args.add(limit);
+    return Sql.query(c, sql.toString(), WaitStore::waitpoint, args.toArray());
+  }
+
+  /** The newest {@code limit} signals of any kind (progress too), oldest first. */
+  static List<Waits.Report> signals(Connection c, String waitpointId, int limit)
+      throws SQLException {
+    List<Waits.Report> newest =
+        new ArrayList<>(
+            Sql.query(
+                c,
+                "SELECT member, status, message, data, received_at, via FROM wait_signals"
+                    + " WHERE waitpoint_id = ? ORDER BY seq DESC LIMIT ?",
+                WaitStore::report,
+                waitpointId,
+                limit));
+    java.util.Collections.reverse(newest);
+    return newest;
+  }
+
   static int waitingCount(Connection c, String sessionId) throws SQLException {
     return Sql.one(
         c,

@@ -83,6 +83,26 @@ public final class Waitpoints {
             });
   }
 
+  /** A waitpoint and the newest signals it received, oldest first. */
+  public record Listed(Waitpoint waitpoint, List<Waits.Report> signals) {}
+
+  /**
+   * The newest {@code limit} waitpoints of every session in {@code states} (all when empty), newest
+   * first, each with its newest {@code signals} signals: what the workbench lists.
+   */
+  public List<Listed> newest(List<Waitpoint.State> states, int limit, int signals) {
+    return database
+        .get()
+        .read(
+            c -> {
+              List<Listed> listed = new ArrayList<>();
+              for (Waitpoint w : WaitStore.newest(c, states, limit)) {
+                listed.add(new Listed(w, WaitStore.signals(c, w.id(), signals)));
+              }
+              return listed;
+            });
+  }
+
   /** A waitpoint as the agent sees it. */
   public Waits.View view(Waitpoint w) {
     return database.get().read(c -> view(c, w));

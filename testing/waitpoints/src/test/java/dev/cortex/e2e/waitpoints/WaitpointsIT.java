@@ -7,10 +7,9 @@ import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.Eventually;
 import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
+import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -23,7 +22,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,19 +127,7 @@ class WaitpointsIT {
   }
 
   static McpSyncClient mcp(String sessionId, String bundles) {
-    Map<String, String> env = new HashMap<>(CortexProcess.env(home));
-    if (sessionId != null) {
-      env.put("CORTEX_SESSION_ID", sessionId);
-    }
-    List<String> command = CortexProcess.command("mcp", "--bundles", bundles);
-    McpSyncClient client =
-        McpClients.connect(
-            new StdioClientTransport(
-                ServerParameters.builder(command.get(0))
-                    .args(command.subList(1, command.size()))
-                    .env(env)
-                    .build(),
-                McpClients.MAPPER));
+    McpSyncClient client = SessionApi.tools(home, sessionId, bundles);
     clients.add(client);
     return client;
   }

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentPrograms;
 import dev.cortex.testing.AgentServer;
-import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.Eventually;
 import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -65,16 +62,7 @@ final class WakeServer implements AutoCloseable {
 
   /** The {@code ext} tools as the session's MCP server serves them. */
   private McpSyncClient tools(String sessionId) {
-    Map<String, String> env = new HashMap<>(CortexProcess.env(home));
-    env.put("CORTEX_SESSION_ID", sessionId);
-    List<String> command = CortexProcess.command("mcp", "--bundles", "ext");
-    return McpClients.connect(
-        new StdioClientTransport(
-            ServerParameters.builder(command.get(0))
-                .args(command.subList(1, command.size()))
-                .env(env)
-                .build(),
-            McpClients.MAPPER));
+    return SessionApi.extTools(home, sessionId);
   }
 
   /** Signals a waitpoint by HTTP, as {@code member} (or none); the answer. */

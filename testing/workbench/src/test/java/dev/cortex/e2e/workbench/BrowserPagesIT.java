@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Dimension;
 
@@ -13,7 +12,6 @@ import org.openqa.selenium.Dimension;
  * The overview pages: costs with their charts and table, executions, devices, waitpoints; live
  * updates of the sessions list; the theme toggle; a phone-wide window.
  */
-@Disabled("the costs and waitpoints routes are not served yet")
 class BrowserPagesIT extends OnWorkbench {
   @Test
   void costs_drawTheChartsAndTheTable_fromTheSameNumbersAsTheApi() throws Exception {
@@ -28,6 +26,7 @@ class BrowserPagesIT extends OnWorkbench {
     browser.get(workbench.url() + "/#/costs");
     browser.find(".chart .uplot");
     browser.text(".stat-value", "$1.25");
+    browser.text(".stat-note", "no cap");
     browser.text("table.data", "$1.25");
     assertThat(browser.all(".chart canvas")).hasSizeGreaterThanOrEqualTo(2);
     browser.screenshots("costs", ".chart .uplot");

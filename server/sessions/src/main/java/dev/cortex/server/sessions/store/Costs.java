@@ -78,6 +78,54 @@ public final class Costs {
       long records,
       Map<String, Double> bySource) {}
 
+  /**
+   * The spend of each period between consecutive {@code bounds} (n bounds, n - 1 periods), summed
+   * as {@link #between} sums it, in one read.
+   */
+  public List<Double> spans(List<Instant> bounds) {
+    return database
+        .get()
+        .read(
+            c -> {
+              List<Double> sums = new java.util.ArrayList<>();
+              for (int i = 0; i + 1 < bounds.size(); i++) {
+                sums.add(
+                    Sql.one(
+                        c,
+                        "SELECT COALESCE(SUM(usd), 0) FROM costs WHERE at >= ? AND at < ?",
+                        rs -> rs.getDouble(1),
+                        bounds.get(i),
+                        bounds.get(i + 1)));
+              }
+              return sums;
+            });
+  }
+
+  /**
+   * Spend in [{@code from}, {@code to}) by project, largest first; costs of no project are under
+   * the null key.
+   */
+  public Map<String, Double> byProject(Instant from, Instant to) {
+    Map<String, Double> spend = new LinkedHashMap<>();
+    database
+        .get()
+        .read(
+            c -> {
+              for (List<Object> row :
+                  Sql.query(
+                      c,
+                      "SELECT project, SUM(usd) AS usd FROM costs WHERE at >= ? AND at < ?"
+                          + " GROUP BY project ORDER BY usd DESC, project",
+                      rs -> java.util.Arrays.<Object>asList(rs.getString(1), rs.getDouble(2)),
+                      from,
+                      to)) {
+                spend.put((String) row.get(0), (Double) row.get(1));
+              }
+              return null;
+            });
+    return spend;
+  }
+
   /** Totals of the costs in [{@code from}, {@code to}), for {@code project} or all when null. */
   public Totals between(Instant from, Instant to, String project) {
     String where = "at >= ? AND at < ?" + (project == null ? "" : " AND project = ?");

@@ -144,8 +144,13 @@ public final class Executions {
     return start == null || actual == null || start.equals(actual);
   }
 
-  /** What to look up. */
-  public record Query(String id, Execution.Status status, String project, int limit) {}
+  /** What to look up; a null field does not filter. */
+  public record Query(
+      String id, Execution.Status status, String project, String sessionId, int limit) {
+    public Query(String id, Execution.Status status, String project, int limit) {
+      this(id, status, project, null, limit);
+    }
+  }
 
   /** Executions newest first (after marking stale ones), filtered as {@code query} says. */
   public List<Execution> query(Query query) {
@@ -163,6 +168,10 @@ public final class Executions {
     if (query.project() != null) {
       sql.append(" AND project = ?");
       args.add(query.project());
+    }
+    if (query.sessionId() != null) {
+      sql.append(" AND session_id = ?");
+      args.add(query.sessionId());
     }
     sql.append(" ORDER BY started_at DESC, id DESC LIMIT ?");
     args.add(query.limit());

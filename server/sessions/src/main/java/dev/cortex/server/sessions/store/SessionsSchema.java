@@ -122,6 +122,12 @@ public final class SessionsSchema {
             """
             ALTER TABLE sessions ADD COLUMN provider TEXT;
             ALTER TABLE sessions ADD COLUMN thinking TEXT;
+            """),
+        // The turns of one session, newest first (the workbench's executions of a session).
+        Migration.sql(
+            6,
+            """
+            CREATE INDEX executions_by_session ON executions (session_id, started_at);
             """));
   }
 }
