@@ -25,6 +25,7 @@ import dev.cortex.server.sessions.store.Costs;
 import dev.cortex.server.sessions.store.Executions;
 import dev.cortex.server.sessions.store.SessionStore;
 import dev.cortex.server.sessions.store.SessionsSchema;
+import dev.cortex.server.sessions.store.Transcript;
 import dev.cortex.server.waitpoints.Recipes;
 import dev.cortex.server.waitpoints.WaitSettings;
 import dev.cortex.server.waitpoints.Waitpoints;
@@ -386,6 +387,16 @@ public final class Daemon implements AutoCloseable {
     sessions.followAll(
         (sessionId, update) -> {
           journalUpdate(journal, sessionId, update);
+          if (update instanceof SessionService.Update.TurnEnded
+              || (update instanceof SessionService.Update.Entry
+                  && ((SessionService.Update.Entry) update).entry().kind()
+                      == Transcript.Kind.TOOL_RESULT)) {
+            try {
+              web.sessionActed(sessionId);
+            } catch (RuntimeException e) {
+              log.debug("the board of {} was not checked: {}", sessionId, e.toString());
+            }
+          }
           // A turn started or ended: the session's state changed.
           if (update instanceof SessionService.Update.Delivered
               || update instanceof SessionService.Update.TurnEnded) {

@@ -34,16 +34,20 @@ import org.eclipse.jetty.util.Callback;
 public final class WebRoutes {
   /** The policy of a delivered file: nothing in it runs. */
   /**
-   * Scripts never run in a file; {@code allow-downloads} lets browsers save it (Chromium refuses
-   * downloads of a sandboxed answer otherwise).
+   * Scripts never run in a file, and no page frames it; {@code allow-downloads} lets browsers save
+   * it (Chromium refuses downloads of a sandboxed answer otherwise).
    */
-  static final String FILE_CSP = "sandbox allow-downloads; default-src 'none'";
+  static final String FILE_CSP =
+      "sandbox allow-downloads; default-src 'none'; frame-ancestors 'none'";
 
-  /** The policy of a view: its scripts run, in an opaque origin, and reach only https. */
+  /**
+   * The policy of a view: its scripts run, in an opaque origin, reach only https, and only the
+   * workbench's own pages may frame it.
+   */
   static final String VIEW_CSP =
       "sandbox allow-scripts; default-src 'none'; script-src 'unsafe-inline' https:;"
           + " style-src 'unsafe-inline' https:; img-src data: blob: https:; font-src https: data:;"
-          + " connect-src https:";
+          + " connect-src https:; frame-ancestors 'self'";
 
   private final WebService web;
   private final JsonRoutes routes;

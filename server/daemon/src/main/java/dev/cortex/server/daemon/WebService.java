@@ -57,6 +57,19 @@ public final class WebService {
   private final DeviceFiles devices;
   private final List<Consumer<WebChange>> listeners = new CopyOnWriteArrayList<>();
 
+  /** The most boards whose last seen content is remembered (the least recently seen go first). */
+  static final int SEEN_BOARDS = 1_000;
+
+  /** Each board's directory as last seen: its files' names, sizes and times. */
+  private final Map<String, String> seenBoards =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+              return size() > SEEN_BOARDS;
+            }
+          });
+
   WebService(
       java.util.function.Supplier<Database> database,
       SessionService sessions,
@@ -527,6 +540,45 @@ public final class WebService {
     }
     changed(new WebChange(WebChange.BOARD, null, board.id()));
     return board;
+  }
+
+  /**
+   * After a session did something (a tool answered, a turn ended): when it is bound to a board
+   * whose directory changed since it was last seen (or was not seen since the server started), the
+   * board's listeners hear of it. The agent writes to its board with its own file tools, so this is
+   * how an open board page learns of it.
+   */
+  void sessionActed(String sessionId) {
+    WebStore.Board board = database.get().read(c -> WebStore.boundBoard(c, sessionId));
+    if (board == null) {
+      return;
+    }
+    String now = fingerprint(boardsDir().resolve(board.slug()));
+    String before = seenBoards.put(board.id(), now);
+    log.info(sessionId, before, now.replace('\0', ' ').replace('\n', '|'));
+    if (!now.equals(before)) {
+      changed(new WebChange(WebChange.BOARD, sessionId, board.id()));
+    }
+  }
+
+  /** The names, sizes and modification times of a directory's files; empty when it is gone. */
+  private static String fingerprint(Path dir) {
+    StringBuilder seen = new StringBuilder();
+    try (var listing = Files.list(dir)) {
+      for (Path p : listing.sorted().toList()) {
+        if (Files.isRegularFile(p)) {
+          seen.append(p.getFileName())
+              .append('\0')
+              .append(Files.size(p))
+              .append('\0')
+              .append(Files.getLastModifiedTime(p).toMillis())
+              .append('\n');
+        }
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      // a board whose directory is gone has nothing in it
+    }
+    return seen.toString();
   }
 
   /** The board a session is bound to, or null. */

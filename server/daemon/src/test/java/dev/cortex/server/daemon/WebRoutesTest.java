@@ -214,7 +214,7 @@ class WebRoutesTest {
     assertThat(image.headers().firstValue("content-type")).hasValue("image/png");
     assertThat(image.headers().firstValue("content-disposition").orElse("")).startsWith("inline");
     assertThat(image.headers().firstValue("content-security-policy"))
-        .hasValue("sandbox allow-downloads; default-src 'none'");
+        .hasValue("sandbox allow-downloads; default-src 'none'; frame-ancestors 'none'");
     String html = files.get(1).path("file_id").asString();
     HttpResponse<byte[]> page = get("/api/web/files/" + webSession + "/" + html);
     assertThat(page.headers().firstValue("content-type").orElse("")).startsWith("text/plain");
@@ -317,7 +317,8 @@ class WebRoutesTest {
     assertThat(view.statusCode()).isEqualTo(200);
     assertThat(view.headers().firstValue("content-type").orElse("")).startsWith("text/html");
     assertThat(view.headers().firstValue("content-security-policy").orElse(""))
-        .startsWith("sandbox allow-scripts; default-src 'none'");
+        .startsWith("sandbox allow-scripts; default-src 'none'")
+        .endsWith("; frame-ancestors 'self'");
     assertThat(view.headers().firstValue("x-frame-options")).isEmpty();
     assertThat(get("/api/web/views/" + cliSession + "/" + id).statusCode()).isEqualTo(404);
 
@@ -411,5 +412,25 @@ class WebRoutesTest {
     JsonNode of =
         post(Web.BOARD_OF, "{\"session_id\":\"" + cliSession + "\"}").body().path("result");
     assertThat(of.path("web").asBoolean()).isFalse();
+  }
+
+  @Test
+  void sessionActed_aBoardWhoseFilesChanged_isAChange_anUnchangedOneIsNot() throws Exception {
+    post(Web.BOARD_OPEN, "{\"session_id\":\"" + webSession + "\",\"title\":\"Ops\"}");
+    String board = web.boardOf(webSession).id();
+    web.sessionActed(webSession);
+    changes.clear();
+    web.sessionActed(webSession);
+    web.sessionActed(cliSession);
+    assertThat(changes).isEmpty();
+
+    java.nio.file.Files.writeString(
+        home.resolve("workspace/boards/ops/BOARD.md"), "# Ops\n\nThe deploy is done.\n");
+    web.sessionActed(webSession);
+    assertThat(changes).containsExactly(new WebChange(WebChange.BOARD, webSession, board));
+    java.nio.file.Files.writeString(home.resolve("workspace/boards/ops/notes.txt"), "n");
+    web.sessionActed(webSession);
+    web.sessionActed(webSession);
+    assertThat(changes).hasSize(2);
   }
 }

@@ -1,6 +1,7 @@
 package dev.cortex.e2e.workbench;
 
 import static dev.cortex.e2e.workbench.Workbench.call;
+import static dev.cortex.e2e.workbench.Workbench.content;
 import static dev.cortex.e2e.workbench.Workbench.ofKind;
 import static dev.cortex.e2e.workbench.Workbench.script;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -205,6 +206,21 @@ class BrowserWebCardsIT extends OnWorkbench {
     browser.find(".board-content");
     browser.text(".board-sessions", "board");
     browser.screenshots("board", ".board-content");
+    // The agent writes its board with its own file tools; the open page shows it after the next
+    // tool answer, without a reload.
+    browser.script("window.__notReloaded = true; return true;");
+    java.nio.file.Path dir =
+        java.nio.file.Path.of(
+            content(ofKind(workbench.api.transcriptAll(id), "tool_result").get(0))
+                .path("dir")
+                .asString());
+    assertThat(dir).isDirectory();
+    java.nio.file.Files.writeString(
+        dir.resolve("BOARD.md"), "# Nightly build\n\nStep two is done.\n");
+    workbench.api.follow(
+        id, script(Map.of("calls", List.of(call("current_time", Map.of("timezone", "UTC"))))));
+    browser.text(".board-text", "Step two is done.");
+    assertThat(browser.script("return window.__notReloaded === true")).isEqualTo(true);
     browser.click(browser.find(".page-header a.back"));
     browser.text(".board-row", "Nightly build");
     browser.screenshots("boards", ".board-row");
