@@ -90,9 +90,6 @@ public record UiSettings(
           boolean enabled = values.bool("enabled", DEFAULTS.enabled());
           int port = values.port("port", DEFAULTS.port());
           String bind = values.string("bind", DEFAULTS.bind());
-          if (bind.isBlank()) {
-            throw values.problem("bind", "give an address such as 127.0.0.1");
-          }
           Path keystore = values.has("keystore") ? values.readableFile("keystore") : null;
           String passwordEnv =
               values.string("keystore_password_env", DEFAULTS.keystorePasswordEnv());
