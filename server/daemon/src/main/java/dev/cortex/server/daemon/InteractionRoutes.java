@@ -1,16 +1,11 @@
 package dev.cortex.server.daemon;
 
-import dev.cortex.base.CodedException;
-import dev.cortex.http.JsonBodies;
 import dev.cortex.protocol.session.Interactions;
-import dev.cortex.protocol.session.Sessions;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.util.Callback;
 
 /**
  * Interactions on the webhook ({@link Interactions}; token and protocol checked like every webhook
@@ -89,14 +84,18 @@ final class InteractionRoutes {
               Interactions.Listing listing =
                   new String(body, StandardCharsets.UTF_8).isBlank()
                       ? new Interactions.Listing(null, null)
-                      : read(
+                      : JsonRoutes.record(
                           body,
                           Interactions.Listing.class,
                           Interactions.Listing.USAGE,
                           response,
                           callback);
               if (listing != null) {
-                answer(response, callback, () -> interactions.list(listing));
+                JsonRoutes.answer(
+                    response,
+                    callback,
+                    () -> interactions.list(listing),
+                    InteractionRoutes::status);
               }
             }));
     handlers.put(
@@ -122,53 +121,20 @@ final class InteractionRoutes {
   }
 
   private <T> Handler post(Class<T> type, String usage, Function<T, Object> work) {
-    return routes.post(
-        (body, request, response, callback) -> {
-          T value = read(body, type, usage, response, callback);
-          if (value != null) {
-            answer(response, callback, () -> work.apply(value));
-          }
-        });
+    return routes.coded(type, usage, work, InteractionRoutes::status);
   }
 
-  private static void answer(
-      Response response, Callback callback, java.util.function.Supplier<Object> work) {
-    try {
-      JsonRoutes.result(response, callback, work.get());
-    } catch (CodedException e) {
-      int status =
-          switch (e.code()) {
-            case Interactions.Codes.NOT_FOUND, Interactions.Codes.NO_SESSION -> 404;
-            case Interactions.Codes.ALREADY_ANSWERED,
-                Interactions.Codes.EXPIRED,
-                Interactions.Codes.CANCELLED ->
-                409;
-            case Interactions.Codes.TOO_MANY_OPEN -> 429;
-            case dev.cortex.base.ErrorCodes.UNAVAILABLE -> 503;
-            default -> 400;
-          };
-      JsonBodies.error(response, callback, status, e.code(), e.getMessage());
-    }
-  }
-
-  /** The body as {@code type}, or null once answered {@code INVALID_ARGUMENT}. */
-  private static <T> T read(
-      byte[] body, Class<T> type, String usage, Response response, Callback callback) {
-    JsonRoutes.Parsed<T> parsed = JsonRoutes.strict(body, type);
-    if (parsed.value() != null) {
-      return parsed.value();
-    }
-    if (parsed.problem() != null) {
-      JsonRoutes.invalid(response, callback, parsed.problem());
-      return null;
-    }
-    for (Throwable cause = parsed.failure(); cause != null; cause = cause.getCause()) {
-      if (cause instanceof Sessions.BadRequest broken) {
-        JsonRoutes.invalid(response, callback, broken.getMessage());
-        return null;
-      }
-    }
-    JsonRoutes.invalid(response, callback, usage);
-    return null;
+  /** The HTTP status of an error code of the interaction routes. */
+  private static int status(String code) {
+    return switch (code) {
+      case Interactions.Codes.NOT_FOUND, Interactions.Codes.NO_SESSION -> 404;
+      case Interactions.Codes.ALREADY_ANSWERED,
+          Interactions.Codes.EXPIRED,
+          Interactions.Codes.CANCELLED ->
+          409;
+      case Interactions.Codes.TOO_MANY_OPEN -> 429;
+      case dev.cortex.base.ErrorCodes.UNAVAILABLE -> 503;
+      default -> 400;
+    };
   }
 }

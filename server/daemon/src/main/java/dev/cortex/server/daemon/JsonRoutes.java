@@ -1,7 +1,9 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.base.CodedException;
 import dev.cortex.http.JsonBodies;
 import dev.cortex.protocol.WireJson;
+import dev.cortex.protocol.session.Sessions;
 import dev.cortex.protocol.webhook.Webhook;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -170,6 +172,69 @@ final class JsonRoutes {
     }
     invalid(response, callback, parsed.problem() == null ? usage : parsed.problem() + " " + usage);
     return null;
+  }
+
+  /**
+   * The body bound to {@code type}, or null once the request is answered 400 {@code
+   * INVALID_ARGUMENT}: naming a field the request may not have, or with the rule a record's
+   * constructor says it breaks ({@link Sessions.BadRequest}), else with {@code usage}.
+   */
+  static <T> T record(
+      byte[] body, Class<T> type, String usage, Response response, Callback callback) {
+    Parsed<T> parsed = strict(body, type);
+    if (parsed.value() != null) {
+      return parsed.value();
+    }
+    if (parsed.problem() != null) {
+      invalid(response, callback, parsed.problem());
+      return null;
+    }
+    for (Throwable cause = parsed.failure(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof Sessions.BadRequest broken) {
+        invalid(response, callback, broken.getMessage());
+        return null;
+      }
+    }
+    invalid(response, callback, usage);
+    return null;
+  }
+
+  /**
+   * A POST route that binds its body to {@code type} ({@link #record}) and answers what {@code
+   * work} returns; a {@link CodedException} it throws is answered with its code, at the status
+   * {@code statuses} gives that code.
+   */
+  <T> Handler coded(
+      Class<T> type,
+      String usage,
+      java.util.function.Function<T, Object> work,
+      java.util.function.ToIntFunction<String> statuses) {
+    return post(
+        (body, request, response, callback) -> {
+          T value = record(body, type, usage, response, callback);
+          if (value != null) {
+            answer(response, callback, () -> work.apply(value), statuses);
+          }
+        });
+  }
+
+  /**
+   * Answers what {@code work} returns; a {@link CodedException} it throws with its code, at the
+   * status {@code statuses} gives that code.
+   */
+  static void answer(
+      Response response,
+      Callback callback,
+      java.util.function.Supplier<Object> work,
+      java.util.function.ToIntFunction<String> statuses) {
+    Object answer;
+    try {
+      answer = work.get();
+    } catch (CodedException e) {
+      JsonBodies.error(response, callback, statuses.applyAsInt(e.code()), e.code(), e.getMessage());
+      return;
+    }
+    result(response, callback, answer);
   }
 
   /** Answers 400 {@code INVALID_ARGUMENT} with {@code message}. */

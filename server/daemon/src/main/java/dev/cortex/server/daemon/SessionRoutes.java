@@ -113,7 +113,7 @@ final class SessionRoutes {
               Sessions.Listing listing =
                   blank(body)
                       ? new Sessions.Listing(null)
-                      : read(
+                      : JsonRoutes.record(
                           body,
                           Sessions.Listing.class,
                           "Send {\"limit\"?: 1 to " + Sessions.MAX_LIST + "}.",
@@ -173,7 +173,7 @@ final class SessionRoutes {
   private <T> Handler post(Class<T> type, String usage, Work<T> work) {
     return routes.post(
         (body, request, response, callback) -> {
-          T value = read(body, type, usage, response, callback);
+          T value = JsonRoutes.record(body, type, usage, response, callback);
           if (value != null) {
             work.on(value, response, callback);
           }
@@ -183,30 +183,6 @@ final class SessionRoutes {
   /** Whether a request has no body (or only white space). */
   private static boolean blank(byte[] body) {
     return new String(body, StandardCharsets.UTF_8).isBlank();
-  }
-
-  /**
-   * The body as {@code type}, or null once it answered {@code INVALID_ARGUMENT}: naming a field the
-   * request may not have, with the rule the request breaks, else with {@code usage}.
-   */
-  private static <T> T read(
-      byte[] body, Class<T> type, String usage, Response response, Callback callback) {
-    JsonRoutes.Parsed<T> parsed = JsonRoutes.strict(body, type);
-    if (parsed.value() != null) {
-      return parsed.value();
-    }
-    if (parsed.problem() != null) {
-      invalid(response, callback, parsed.problem());
-      return null;
-    }
-    for (Throwable cause = parsed.failure(); cause != null; cause = cause.getCause()) {
-      if (cause instanceof Sessions.BadRequest broken) {
-        invalid(response, callback, broken.getMessage());
-        return null;
-      }
-    }
-    invalid(response, callback, usage);
-    return null;
   }
 
   /** What a route answers, unless the sessions refuse it. */

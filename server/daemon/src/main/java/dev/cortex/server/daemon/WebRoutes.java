@@ -1,6 +1,5 @@
 package dev.cortex.server.daemon;
 
-import dev.cortex.base.CodedException;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.http.JsonBodies;
 import dev.cortex.protocol.session.Sessions;
@@ -16,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -103,7 +101,7 @@ public final class WebRoutes {
                 JsonRoutes.invalid(response, callback, "Send {}.");
                 return;
               }
-              answer(response, callback, web::boards);
+              JsonRoutes.answer(response, callback, web::boards, WebRoutes::status);
             }));
     handlers.put(Web.BOARDS_SHOW, post(Web.BoardRef.class, Web.BoardRef.USAGE, this::showBoard));
     return handlers;
@@ -209,49 +207,18 @@ public final class WebRoutes {
   // ---- JSON plumbing ----------------------------------------------------------------------
 
   private <T> Handler post(Class<T> type, String usage, Function<T, Object> work) {
-    return routes.post(
-        (body, request, response, callback) -> {
-          T value = read(body, type, usage, response, callback);
-          if (value != null) {
-            answer(response, callback, () -> work.apply(value));
-          }
-        });
+    return routes.coded(type, usage, work, WebRoutes::status);
   }
 
-  private static void answer(Response response, Callback callback, Supplier<Object> work) {
-    try {
-      JsonRoutes.result(response, callback, work.get());
-    } catch (CodedException e) {
-      int status =
-          switch (e.code()) {
-            case Web.Codes.NOT_FOUND -> 404;
-            case Web.Codes.NOT_WEB -> 403;
-            case ErrorCodes.UNAVAILABLE -> 503;
-            case ErrorCodes.INTERNAL -> 500;
-            case SessionException.BUDGET_EXCEEDED -> 429;
-            default -> 400;
-          };
-      JsonBodies.error(response, callback, status, e.code(), e.getMessage());
-    }
-  }
-
-  private static <T> T read(
-      byte[] body, Class<T> type, String usage, Response response, Callback callback) {
-    JsonRoutes.Parsed<T> parsed = JsonRoutes.strict(body, type);
-    if (parsed.value() != null) {
-      return parsed.value();
-    }
-    if (parsed.problem() != null) {
-      JsonRoutes.invalid(response, callback, parsed.problem());
-      return null;
-    }
-    for (Throwable cause = parsed.failure(); cause != null; cause = cause.getCause()) {
-      if (cause instanceof Sessions.BadRequest broken) {
-        JsonRoutes.invalid(response, callback, broken.getMessage());
-        return null;
-      }
-    }
-    JsonRoutes.invalid(response, callback, usage);
-    return null;
+  /** The HTTP status of an error code of the web group's routes. */
+  private static int status(String code) {
+    return switch (code) {
+      case Web.Codes.NOT_FOUND -> 404;
+      case Web.Codes.NOT_WEB -> 403;
+      case ErrorCodes.UNAVAILABLE -> 503;
+      case ErrorCodes.INTERNAL -> 500;
+      case SessionException.BUDGET_EXCEEDED -> 429;
+      default -> 400;
+    };
   }
 }
