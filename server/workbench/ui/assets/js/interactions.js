@@ -6,7 +6,14 @@ import { h, replace, uid, timeEl, errorLine } from './dom.js';
 
 const STATES = { open: 'waiting for you', answered: 'answered', expired: 'expired', cancelled: 'cancelled' };
 
-/** A card for interaction view `view`; `onChange` is called after an answer was accepted. */
+// Answers refused because the card is settled already (in another tab, by a chat, by time): the
+// card is redrawn from the server instead of showing the refusal.
+const SETTLED = new Set(['ALREADY_ANSWERED', 'EXPIRED', 'CANCELLED']);
+
+/**
+ * A card for interaction view `view`. `onChange(view)` is called with the answered view the server
+ * sent back after an answer was accepted, and without one when the card should be read again.
+ */
 export function interactionCard(view, onChange) {
   const card = h('article', {
     class: `card interaction interaction-${view.kind} state-${view.state} level-${view.level || 'info'}`,
@@ -40,10 +47,14 @@ function questionForm(view, onChange) {
     }
     submit.disabled = true;
     try {
-      await post('/api/interactions/answer', { id: view.id, answers: answers.map(clean) });
+      const answered = await post('/api/interactions/answer', { id: view.id, answers: answers.map(clean) });
       replace(status, h('p', { class: 'muted' }, 'Answer sent.'));
-      onChange();
+      onChange(answered);
     } catch (e) {
+      if (SETTLED.has(e.code)) {
+        onChange();
+        return;
+      }
       replace(status, errorLine(e.message));
       submit.disabled = false;
     }
@@ -97,9 +108,12 @@ function planForm(view, onChange) {
     if (feedback.value.trim()) request.feedback = feedback.value.trim();
     buttons.forEach((b) => (b.disabled = true));
     try {
-      await post('/api/interactions/answer', request);
-      onChange();
+      onChange(await post('/api/interactions/answer', request));
     } catch (e) {
+      if (SETTLED.has(e.code)) {
+        onChange();
+        return;
+      }
       replace(status, errorLine(e.message));
       buttons.forEach((b) => (b.disabled = false));
     }

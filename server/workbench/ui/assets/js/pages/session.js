@@ -1,21 +1,39 @@
 // #/s/<id>: one session's live transcript, its questions and plans, and the composer.
-import { post, ApiError } from '../api.js';
+import { post } from '../api.js';
 import { on } from '../events.js';
 import { h, replace, uid, timeEl, empty, sessionBadge, errorLine } from '../dom.js';
 import { attachmentCard, refreshDecisions } from '../cards.js';
 import { interactionCard } from '../interactions.js';
 
 const PAGE = 100;
-const LATEST = Number.MAX_SAFE_INTEGER;
+// The server reads `before` as "the entries just before this seq": a number past every seq asks
+// for the newest page.
+const NEWEST = Number.MAX_SAFE_INTEGER;
+// How close to the bottom (in pixels) counts as reading the newest entries.
+const NEAR_BOTTOM = 48;
 
 export function render(main, id) {
-  const state = { view: null, first: null, last: 0, blocks: [], tools: new Map() };
+  const state = { view: null, first: null, last: 0, blocks: [], tools: new Map(), loaded: false, pending: [] };
   const head = h('header', { class: 'page-header session-head' }, h('h1', { id: 'page-title', tabindex: '-1' }, 'Session'));
   const earlier = h('button', { type: 'button', class: 'button button-quiet load-earlier', hidden: true }, 'Load earlier');
-  const transcript = h('ol', { class: 'transcript', 'aria-live': 'polite', 'aria-label': 'Transcript', 'aria-relevant': 'additions text' });
+  const transcript = h('ol', { class: 'transcript', tabindex: '-1', 'aria-live': 'polite', 'aria-label': 'Transcript', 'aria-relevant': 'additions text' });
   const interactions = h('section', { class: 'interactions', 'aria-label': 'Questions and plans' });
   const composer = composerForm(id);
-  replace(main, head, h('div', { class: 'session-body' }, earlier, transcript, interactions), composer);
+  // The transcript scrolls in its own box above the composer, so the composer never covers it.
+  const scroller = h('div', { class: 'session-scroll' }, h('div', { class: 'session-inner' }, head, h('div', { class: 'session-body' }, earlier, transcript, interactions)));
+  document.body.classList.add('has-composer');
+  replace(main, scroller, composer);
+
+  const nearBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= NEAR_BOTTOM;
+  const toBottom = () => {
+    scroller.scrollTop = scroller.scrollHeight;
+  };
+  /** Runs `change`; a reader who was at the newest entries stays there. */
+  const keepingBottom = (change) => {
+    const stick = nearBottom();
+    change();
+    if (stick) toBottom();
+  };
 
   function drawHead() {
     const v = state.view;
@@ -37,40 +55,57 @@ export function render(main, id) {
     }
   }
 
-  async function loadLatest() {
-    let entries;
-    try {
-      entries = (await post('/api/sessions/transcript', { session: id, before: LATEST, limit: PAGE })).entries;
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      entries = (await post('/api/sessions/transcript', { session: id, limit: PAGE })).entries;
-    }
+  async function loadNewest() {
+    const entries = (await post('/api/sessions/transcript', { session: id, before: NEWEST, limit: PAGE })).entries;
     entries.forEach(appendEntry);
     state.first = entries.length ? entries[0].seq : null;
-    earlier.hidden = !(state.first && state.first > 1);
+    earlier.hidden = !moreBefore(entries);
     if (!entries.length) transcript.append(h('li', { class: 'transcript-empty muted' }, 'Nothing said yet. Send a message to start.'));
+  }
+
+  /** Whether a page read backwards (`entries`, oldest first) leaves anything earlier. */
+  function moreBefore(entries) {
+    return entries.length === PAGE && entries[0].seq > 1;
   }
 
   earlier.addEventListener('click', async () => {
     earlier.disabled = true;
     try {
       const entries = (await post('/api/sessions/transcript', { session: id, before: state.first, limit: PAGE })).entries;
-      const anchor = transcript.firstChild;
-      const saved = state.blocks;
-      state.blocks = [];
-      const fragment = document.createDocumentFragment();
-      const holder = { append: (el) => fragment.appendChild(el) };
-      entries.forEach((e) => addEntry(e, holder));
-      transcript.insertBefore(fragment, anchor);
-      state.blocks = state.blocks.concat(saved);
-      if (entries.length) state.first = entries[0].seq;
-      earlier.hidden = !(entries.length === PAGE && state.first > 1);
+      if (entries.length) {
+        prepend(entries);
+        state.first = entries[0].seq;
+      }
+      earlier.hidden = !moreBefore(entries);
+      if (earlier.hidden) transcript.focus({ preventScroll: true });
     } catch (e) {
       earlier.after(errorLine(e.message));
     } finally {
       earlier.disabled = false;
     }
   });
+
+  /** Puts earlier `entries` above the ones shown; what the reader looks at stays where it is. */
+  function prepend(entries) {
+    const shown = state.blocks;
+    const mark = shown.length ? shown[0].el : null;
+    const markBottom = mark ? mark.getBoundingClientRect().bottom : 0;
+    state.blocks = [];
+    const fragment = document.createDocumentFragment();
+    entries.forEach((e) => addEntry(e, fragment));
+    const last = state.blocks[state.blocks.length - 1];
+    const next = shown[0];
+    if (last && next && last.kind === 'assistant' && next.kind === 'assistant' && last.execution === next.execution) {
+      // A run of streamed text cut by the page's edge is still one bubble.
+      next.text.prepend(last.text.textContent);
+      next.el.dataset.seq = last.el.dataset.seq;
+      last.el.remove();
+      state.blocks.pop();
+    }
+    transcript.insertBefore(fragment, transcript.firstChild);
+    state.blocks = state.blocks.concat(shown);
+    if (mark) scroller.scrollTop += mark.getBoundingClientRect().bottom - markBottom;
+  }
 
   function appendEntry(entry) {
     if (entry.seq <= state.last) return;
@@ -132,14 +167,19 @@ export function render(main, id) {
     }
   }
 
+  /** A live entry: drawn when it is the next one, else the gap before it is read first. */
   async function catchUp(entry) {
-    if (entry.seq === state.last + 1 || state.last === 0) {
-      appendEntry(entry);
+    if (!state.loaded) {
+      state.pending.push(entry);
       return;
     }
     if (entry.seq <= state.last) return;
+    if (entry.seq === state.last + 1) {
+      keepingBottom(() => appendEntry(entry));
+      return;
+    }
     const missed = (await post('/api/sessions/transcript', { session: id, after: state.last, limit: 500 })).entries;
-    missed.forEach(appendEntry);
+    keepingBottom(() => missed.forEach(appendEntry));
   }
 
   const cards = new Map();
@@ -148,12 +188,22 @@ export function render(main, id) {
     (listed.interactions || []).forEach(drawInteraction);
   }
   function drawInteraction(view) {
-    const card = interactionCard(view, () => refetchInteraction(view.id));
     const old = cards.get(view.id);
-    if (old) old.replaceWith(card);
-    else if (view.state === 'open') interactions.prepend(card);
-    else interactions.append(card);
+    // A card only moves on from open: an open view read before the answer came is out of date.
+    if (old && old.dataset.state !== 'open' && view.state === 'open') return;
+    const card = interactionCard(view, (answered) => (answered && answered.id === view.id ? drawInteraction(answered) : refetchInteraction(view.id)));
+    const hadFocus = old && old.contains(document.activeElement);
+    keepingBottom(() => {
+      if (old) old.replaceWith(card);
+      else if (view.state === 'open') interactions.prepend(card);
+      else interactions.append(card);
+    });
     cards.set(view.id, card);
+    if (hadFocus) {
+      // The button that sent the answer is gone: the keyboard stays on the card.
+      card.tabIndex = -1;
+      card.focus({ preventScroll: true });
+    }
   }
   async function refetchInteraction(request) {
     try {
@@ -183,13 +233,22 @@ export function render(main, id) {
     await loadView();
     if (!state.view) return;
     try {
-      await loadLatest();
+      await loadNewest();
+      state.loaded = true;
+      // Live entries that came while the newest page was read.
+      const pending = state.pending;
+      state.pending = [];
+      for (const entry of pending) await catchUp(entry);
       await loadInteractions();
+      toBottom();
     } catch (e) {
       transcript.append(errorLine(e.message));
     }
   })();
-  return () => off.forEach((fn) => fn());
+  return () => {
+    off.forEach((fn) => fn());
+    document.body.classList.remove('has-composer');
+  };
 }
 
 function shortName(name) {

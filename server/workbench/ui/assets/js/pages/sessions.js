@@ -19,7 +19,13 @@ export function render(main) {
   async function load() {
     try {
       const [overview, executions] = await Promise.all([post('/api/ui/overview', {}), post('/api/ui/executions', { limit: 200 }).catch(() => ({ executions: [] }))]);
+      // A session event that came while the overview was read may be newer than what it says.
+      const live = state.views;
       state.views = new Map(overview.sessions.map((v) => [v.id, v]));
+      live.forEach((v, key) => {
+        const listed = state.views.get(key);
+        if (!listed || (v.updated_at || '') >= (listed.updated_at || '')) state.views.set(key, v);
+      });
       state.failed = lastFailed(executions.executions || []);
       summary.textContent = `${overview.running} running · ${overview.waiting} waiting for you · ${overview.devices_online} ${overview.devices_online === 1 ? 'device' : 'devices'} online`;
       draw();

@@ -397,20 +397,15 @@ public final class Daemon implements AutoCloseable {
               log.debug("the board of {} was not checked: {}", sessionId, e.toString());
             }
           }
-          // A turn started or ended: the session's state changed.
-          if (update instanceof SessionService.Update.Delivered
+          // The session was created, or a turn started or ended: its state changed.
+          if (update instanceof SessionService.Update.Created
+              || update instanceof SessionService.Update.Delivered
               || update instanceof SessionService.Update.TurnEnded) {
-            try {
-              Map<String, Object> data = new LinkedHashMap<>();
-              data.put("session", sessionId);
-              data.put("view", sessionRoutes.view(sessions.get(sessionId)));
-              journal.publish("session", sessionId, data);
-            } catch (SessionException | RuntimeException e) {
-              log.debug(
-                  "the workbench's journal missed a state of {}: {}", sessionId, e.toString());
-            }
+            journalState(journal, sessions, sessionRoutes, sessionId);
           }
         });
+    interactions.onSessionState(
+        sessionId -> journalState(journal, sessions, sessionRoutes, sessionId));
     web.onChange(
         change -> {
           Map<String, Object> data = new LinkedHashMap<>();
@@ -663,6 +658,22 @@ public final class Daemon implements AutoCloseable {
     }
     log.info("agent server stopped");
     stopped.countDown();
+  }
+
+  /** A session's view, as the workbench's journal keeps it when the session's state changed. */
+  private static void journalState(
+      EventJournal journal,
+      SessionService sessions,
+      SessionRoutes sessionRoutes,
+      String sessionId) {
+    try {
+      Map<String, Object> data = new LinkedHashMap<>();
+      data.put("session", sessionId);
+      data.put("view", sessionRoutes.view(sessions.get(sessionId)));
+      journal.publish("session", sessionId, data);
+    } catch (SessionException | RuntimeException e) {
+      log.debug("the workbench's journal missed a state of {}: {}", sessionId, e.toString());
+    }
   }
 
   /** A session's transcript entry or turn end, as the workbench's journal keeps it. */

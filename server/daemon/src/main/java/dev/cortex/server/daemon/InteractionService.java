@@ -85,6 +85,17 @@ final class InteractionService implements AutoCloseable {
     listeners.add(listener);
   }
 
+  private final java.util.List<java.util.function.Consumer<String>> stateListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /**
+   * Hears the id of every session whose waiting for a person or planning may have changed (a
+   * question or plan opened or ended, planning began or ended), after the change was stored.
+   */
+  void onSessionState(java.util.function.Consumer<String> listener) {
+    stateListeners.add(listener);
+  }
+
   private void changed(String session, String id, String kind, String state) {
     Change change = new Change(session, id, kind, state);
     for (java.util.function.Consumer<Change> listener : listeners) {
@@ -92,6 +103,17 @@ final class InteractionService implements AutoCloseable {
         listener.accept(change);
       } catch (RuntimeException e) {
         log.debug("a listener of interaction changes failed: {}", e.toString());
+      }
+    }
+    sessionStateChanged(session);
+  }
+
+  private void sessionStateChanged(String session) {
+    for (java.util.function.Consumer<String> listener : stateListeners) {
+      try {
+        listener.accept(session);
+      } catch (RuntimeException e) {
+        log.debug("a listener of session states failed: {}", e.toString());
       }
     }
   }
@@ -124,6 +146,7 @@ final class InteractionService implements AutoCloseable {
               InteractionStore.planning(c, session.id(), enter.reasoning(), now);
               return null;
             });
+    sessionStateChanged(session.id());
     return new Interactions.PlanEntered(session.id(), now.toString());
   }
 
@@ -235,6 +258,7 @@ final class InteractionService implements AutoCloseable {
                 InteractionStore.donePlanning(c, row.sessionId());
                 return null;
               });
+      sessionStateChanged(row.sessionId());
     }
     InteractionStore.Row ended = get(row.id());
     if (!ended.blocking()) {

@@ -186,7 +186,7 @@ public final class SessionService implements AutoCloseable {
       List<String> toolAllowlist) {}
 
   public Session create(NewSession request) throws SessionException {
-    return creation.create(request);
+    return created(creation.create(request));
   }
 
   /**
@@ -194,7 +194,12 @@ public final class SessionService implements AutoCloseable {
    * on a {@code web:} channel, which the session API refuses to its callers.
    */
   public Session createFromFrontDoor(NewSession request) throws SessionException {
-    return creation.create(request, true);
+    return created(creation.create(request, true));
+  }
+
+  private Session created(Session session) {
+    followers.publish(session.id(), new Update.Created());
+    return session;
   }
 
   /**
@@ -287,8 +292,11 @@ public final class SessionService implements AutoCloseable {
     return store.transcriptBefore(get(idOrName).id(), before, limit);
   }
 
-  /** A live event of a session: a transcript entry, or the end of a turn. */
+  /** A live event of a session: its creation, a transcript entry, or the end of a turn. */
   public sealed interface Update {
+    /** The session was created (only followers of every session hear it). */
+    record Created() implements Update {}
+
     record Entry(Transcript.Entry entry) implements Update {}
 
     record TurnEnded(String executionId, Execution.Status status, String error) implements Update {}

@@ -54,6 +54,38 @@ class SessionServiceTest extends WithService {
   }
 
   @Test
+  void create_isHeardByTheFollowersOfEverySession_butARefusedOneIsNot() throws Exception {
+    List<String> created = new java.util.concurrent.CopyOnWriteArrayList<>();
+    sessions.followAll(
+        (id, update) -> {
+          if (update instanceof SessionService.Update.Created) {
+            created.add(id);
+          }
+        });
+
+    Session session = session("announced", HELLO);
+    assertThatThrownBy(
+            () ->
+                sessions.create(
+                    new SessionService.NewSession(
+                        "refused",
+                        null,
+                        null,
+                        "no-such-backend",
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        List.of("true"),
+                        work,
+                        null)))
+        .isInstanceOf(SessionException.class);
+
+    assertThat(created).containsExactly(session.id());
+  }
+
+  @Test
   void send_costWithoutAFigure_pricesEveryKindOfTokenAtTheTablesRate() throws Exception {
     Session session =
         session(

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -26,7 +25,6 @@ class BrowserInteractionIT extends OnWorkbench {
               Map.of("label", "sqlite", "description", "one file, no server"),
               Map.of("label", "postgres")));
 
-  @Disabled("the blocking question card does not show its answered state yet")
   @Test
   void aBlockingQuestion_answeredInThePage_isTheCallsAnswer_andAReloadShowsItAnswered()
       throws Exception {
@@ -67,7 +65,6 @@ class BrowserInteractionIT extends OnWorkbench {
     assertThat(browser.all(".interaction.state-open")).isEmpty();
   }
 
-  @Disabled("the composer covers the card buttons at the bottom of the page")
   @Test
   void aNonBlockingMultipleChoice_answeredInThePage_comesBackAsTheNextUserMessage()
       throws Exception {
@@ -112,7 +109,6 @@ class BrowserInteractionIT extends OnWorkbench {
     browser.text(".interaction.state-answered", "lint · tests");
   }
 
-  @Disabled("the composer covers the card buttons at the bottom of the page")
   @Test
   void aPlan_approvedInThePage_endsPlanning() throws Exception {
     Files.createDirectories(work.resolve("plan"));

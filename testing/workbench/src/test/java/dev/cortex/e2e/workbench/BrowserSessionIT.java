@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cortex.testing.SessionApi;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -47,7 +46,6 @@ class BrowserSessionIT extends OnWorkbench {
     browser.screenshots("sessions", ".session-row");
   }
 
-  @Disabled("the list does not show a session created while it is open yet")
   @Test
   void aRunningTurn_showsRunning_andStopFromTheListEndsIt() throws Exception {
     String id = workbench.session("long-turn");
@@ -83,7 +81,6 @@ class BrowserSessionIT extends OnWorkbench {
     browser.driver.switchTo().window(first);
   }
 
-  @Disabled("load earlier does not page backwards in the page yet")
   @Test
   void aLongTranscript_showsTheNewestEntries_andLoadEarlierPagesBackwards() throws Exception {
     String id = workbench.session("long-transcript");

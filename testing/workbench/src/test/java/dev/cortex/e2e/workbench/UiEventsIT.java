@@ -3,8 +3,10 @@ package dev.cortex.e2e.workbench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.Eventually;
 import dev.cortex.testing.ScriptedAgent;
 import dev.cortex.testing.SessionApi;
+import dev.cortex.testing.TestJson;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -16,12 +18,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The workbench's event stream against a real server and scripted sessions: events arrive,
- * reconnecting with Last-Event-ID loses none, and ids continue across a restart.
+ * reconnecting with Last-Event-ID loses none, ids continue across a restart, and session events
+ * tell of a session's creation and of its waits for a person.
  */
 class UiEventsIT {
   @TempDir Path home;
@@ -75,6 +80,66 @@ class UiEventsIT {
       assertThat(after.get(0).id()).isGreaterThan(lastBeforeRestart);
     } finally {
       server.close();
+    }
+  }
+
+  @Test
+  void sessionEvents_tellOfTheCreation_andOfTheWaitForAQuestionAndItsEnd() throws Exception {
+    // A web session: a person in the workbench can be asked.
+    try (Workbench workbench = Workbench.start(home, work)) {
+      SessionApi api = workbench.api;
+      UiClient ui = new UiClient(workbench.server);
+      UiClient.Browser browser = ui.signIn();
+      String id = workbench.session("asks");
+      Map<String, Object> ask =
+          Workbench.call(
+              "cortex_ask_user",
+              Map.of(
+                  "questions",
+                  List.of(
+                      Map.of(
+                          "question",
+                          "Which one?",
+                          "options",
+                          List.of(Map.of("label", "a"), Map.of("label", "b"))))));
+      api.send(id, Workbench.script(Map.of("calls", List.of(ask))));
+      AtomicReference<String> request = new AtomicReference<>();
+      Eventually.until(
+          "the question is open",
+          () -> {
+            JsonNode listed =
+                TestJson.JSON.readTree(
+                    ui.post("/api/interactions/list", browser, "{\"session\": \"" + id + "\"}")
+                        .body());
+            JsonNode open = listed.path("result").path("interactions").path(0);
+            request.set(open.isMissingNode() ? null : open.path("id").asString());
+            return request.get() != null;
+          });
+      HttpResponse<String> answered =
+          ui.post(
+              "/api/interactions/answer",
+              browser,
+              "{\"id\": \"" + request.get() + "\", \"answers\": [{\"selected\": [\"a\"]}]}");
+      assertThat(answered.statusCode()).as(answered.body()).isEqualTo(200);
+      api.awaitIdle(id);
+
+      List<JsonNode> views =
+          read(ui, browser, 0, id, Integer.MAX_VALUE, true).stream()
+              .filter(e -> e.type().equals("session"))
+              .map(e -> TestJson.JSON.readTree(e.data()).path("view"))
+              .toList();
+      assertThat(views).isNotEmpty();
+      assertThat(views.get(0).path("id").asString()).isEqualTo(id);
+      assertThat(views.get(0).path("state").asString()).as("the created session").isEqualTo("idle");
+      List<String> waits =
+          views.stream()
+              .map(v -> v.path("waiting_for"))
+              .map(w -> w.isString() ? w.asString() : "")
+              .toList();
+      int asked = waits.indexOf("question");
+      assertThat(asked).as("a view waiting for the question, in %s", waits).isPositive();
+      assertThat(waits.subList(asked, waits.size())).as("the wait ends").contains("");
+      assertThat(views.get(views.size() - 1).path("state").asString()).isEqualTo("idle");
     }
   }
 
