@@ -1,18 +1,17 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.base.Hashes;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Migration;
 import dev.cortex.storage.Sql;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -218,12 +217,6 @@ public final class DeviceCredentials {
   }
 
   static String sha256(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Hashes.sha256(text);
   }
 }

@@ -62,6 +62,16 @@ final class SessionRoutes {
   }
 
   SessionRoutes(SessionService sessions, String version, Duration followLimit, PersonWait waits) {
+    this(sessions, version, followLimit, waits, false);
+  }
+
+  private SessionRoutes(
+      SessionService sessions,
+      String version,
+      Duration followLimit,
+      PersonWait waits,
+      boolean workbench) {
+    this.workbench = workbench;
     this.sessions = sessions;
     this.version = version;
     this.routes = new JsonRoutes(version);
@@ -82,16 +92,14 @@ final class SessionRoutes {
   }
 
   /** Whether these routes are the workbench's: create makes a person's {@code web:} session. */
-  private boolean workbench;
+  private final boolean workbench;
 
   /**
    * The same routes for the workbench's connector: create names a new {@code web:} channel itself
    * (a channel from the page is refused) and the session is started by a person.
    */
   SessionRoutes forWorkbench() {
-    SessionRoutes routes = new SessionRoutes(sessions, version, followLimit, waits);
-    routes.workbench = true;
-    return routes;
+    return new SessionRoutes(sessions, version, followLimit, waits, true);
   }
 
   /** A route's work on the request it read. */

@@ -27,6 +27,9 @@ import org.eclipse.jetty.server.Handler;
 final class UiReadRoutes {
   private static final int MAX_SESSIONS = 500;
 
+  /** These routes only read; what they refuse is the request. */
+  private static final java.util.function.ToIntFunction<String> STATUS = code -> 400;
+
   private final SessionService sessions;
   private final Executions executions;
   private final DeviceHub hub;
@@ -59,69 +62,31 @@ final class UiReadRoutes {
     Map<String, Handler> handlers = new LinkedHashMap<>();
     handlers.put(
         Workbench.OVERVIEW,
-        routes.post(
-            (body, request, response, callback) -> {
-              if (JsonRoutes.read(
-                      body, Workbench.Nothing.class, Workbench.Nothing.USAGE, response, callback)
-                  != null) {
-                JsonRoutes.result(response, callback, overview());
-              }
-            }));
+        routes.coded(Workbench.Nothing.class, Workbench.Nothing.USAGE, none -> overview(), STATUS));
     handlers.put(
         Workbench.EXECUTIONS,
-        routes.post(
-            (body, request, response, callback) -> {
-              Workbench.ExecutionsQuery query =
-                  JsonRoutes.read(
-                      body,
-                      Workbench.ExecutionsQuery.class,
-                      Workbench.ExecutionsQuery.USAGE,
-                      response,
-                      callback);
-              if (query != null) {
-                JsonRoutes.result(response, callback, executions(query));
-              }
-            }));
+        routes.coded(
+            Workbench.ExecutionsQuery.class,
+            Workbench.ExecutionsQuery.USAGE,
+            this::executions,
+            STATUS));
     handlers.put(
         Workbench.DEVICES,
-        routes.post(
-            (body, request, response, callback) -> {
-              if (JsonRoutes.read(
-                      body, Workbench.Nothing.class, Workbench.Nothing.USAGE, response, callback)
-                  != null) {
-                JsonRoutes.result(response, callback, devices());
-              }
-            }));
+        routes.coded(Workbench.Nothing.class, Workbench.Nothing.USAGE, none -> devices(), STATUS));
     handlers.put(
         Workbench.COSTS,
-        routes.post(
-            (body, request, response, callback) -> {
-              Workbench.CostsQuery query =
-                  JsonRoutes.read(
-                      body,
-                      Workbench.CostsQuery.class,
-                      Workbench.CostsQuery.USAGE,
-                      response,
-                      callback);
-              if (query != null) {
-                JsonRoutes.result(response, callback, costs.report(query.days()));
-              }
-            }));
+        routes.coded(
+            Workbench.CostsQuery.class,
+            Workbench.CostsQuery.USAGE,
+            query -> costs.report(query.days()),
+            STATUS));
     handlers.put(
         Workbench.WAITPOINTS,
-        routes.post(
-            (body, request, response, callback) -> {
-              Workbench.WaitpointsQuery query =
-                  JsonRoutes.read(
-                      body,
-                      Workbench.WaitpointsQuery.class,
-                      Workbench.WaitpointsQuery.USAGE,
-                      response,
-                      callback);
-              if (query != null) {
-                JsonRoutes.result(response, callback, waitpoints(query.state()));
-              }
-            }));
+        routes.coded(
+            Workbench.WaitpointsQuery.class,
+            Workbench.WaitpointsQuery.USAGE,
+            query -> waitpoints(query.state()),
+            STATUS));
     return handlers;
   }
 

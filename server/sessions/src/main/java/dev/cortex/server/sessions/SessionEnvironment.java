@@ -1,16 +1,13 @@
 package dev.cortex.server.sessions;
 
 import dev.cortex.base.CortexHome;
+import dev.cortex.base.Hashes;
 import dev.cortex.base.Json;
 import dev.cortex.protocol.session.McpConfigNames;
 import dev.cortex.server.sessions.store.Session;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -140,13 +137,7 @@ public final class SessionEnvironment {
   }
 
   private static String digest(String text) {
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Hashes.sha256Prefix(text, 8);
   }
 
   /** The complete environment of {@code session}'s backend process. */

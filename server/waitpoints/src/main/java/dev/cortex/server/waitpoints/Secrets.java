@@ -1,8 +1,8 @@
 package dev.cortex.server.waitpoints;
 
+import dev.cortex.base.Hashes;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -33,13 +33,7 @@ final class Secrets {
   }
 
   static String sha256(String secret) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Hashes.sha256(secret);
   }
 
   /** Whether {@code secret} is the one whose hash is {@code sha256}, in constant time. */

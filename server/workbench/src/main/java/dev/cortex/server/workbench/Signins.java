@@ -1,18 +1,15 @@
 package dev.cortex.server.workbench;
 
+import dev.cortex.base.Hashes;
 import dev.cortex.storage.Area;
 import dev.cortex.storage.Database;
 import dev.cortex.storage.Migration;
 import dev.cortex.storage.Sql;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -198,12 +195,6 @@ public final class Signins {
   }
 
   static String sha256(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Hashes.sha256(text);
   }
 }

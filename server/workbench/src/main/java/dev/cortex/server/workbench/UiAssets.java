@@ -1,12 +1,10 @@
 package dev.cortex.server.workbench;
 
+import dev.cortex.base.Hashes;
 import dev.cortex.http.JsonBodies;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -140,11 +138,6 @@ public final class UiAssets extends Handler.Abstract {
   }
 
   private static String etag(byte[] bytes) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
-      return "\"" + HexFormat.of().formatHex(digest, 0, 12) + "\"";
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return "\"" + Hashes.sha256Prefix(bytes, 12) + "\"";
   }
 }

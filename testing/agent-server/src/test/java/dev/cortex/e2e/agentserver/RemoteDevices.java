@@ -1,14 +1,9 @@
 package dev.cortex.e2e.agentserver;
 
 import dev.cortex.testing.AgentServer;
-import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.McpClients;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,16 +53,7 @@ final class RemoteDevices implements AutoCloseable {
           "java",
           "--workdir",
           files.toString());
-      Map<String, String> env = new HashMap<>(CortexProcess.env(serverHome));
-      List<String> command = CortexProcess.command("mcp", "--bundles", "core");
-      McpSyncClient client =
-          McpClients.connect(
-              new StdioClientTransport(
-                  ServerParameters.builder(command.get(0))
-                      .args(command.subList(1, command.size()))
-                      .env(env)
-                      .build(),
-                  McpClients.MAPPER));
+      McpSyncClient client = McpClients.cortex(serverHome, null, "core");
       return new RemoteDevices(server, client);
     } catch (Exception | AssertionError e) {
       server.close();

@@ -8,16 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CliRun;
-import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.Eventually;
 import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
 import dev.cortex.testing.TestJson;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,17 +48,7 @@ class InteractionRestartIT {
       sessionId = first.scripted("waits-across", Map.of()).path("id").asString();
       // The session's own MCP server, as its agent starts it: the interaction group for the
       // session.
-      Map<String, String> env = new HashMap<>(CortexProcess.env(home));
-      env.put("CORTEX_SESSION_ID", sessionId);
-      List<String> command = CortexProcess.command("mcp", "--bundles", "interaction");
-      mcp =
-          McpClients.connect(
-              new StdioClientTransport(
-                  ServerParameters.builder(command.get(0))
-                      .args(command.subList(1, command.size()))
-                      .env(env)
-                      .build(),
-                  McpClients.MAPPER));
+      mcp = McpClients.cortex(home, sessionId, "interaction");
       McpSyncClient client = mcp;
       waiting =
           CompletableFuture.supplyAsync(

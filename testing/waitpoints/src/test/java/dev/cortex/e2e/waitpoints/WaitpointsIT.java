@@ -7,7 +7,6 @@ import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.Eventually;
 import dev.cortex.testing.McpClients;
 import dev.cortex.testing.Outcome;
-import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import io.modelcontextprotocol.client.McpSyncClient;
 import java.io.IOException;
@@ -127,7 +126,7 @@ class WaitpointsIT {
   }
 
   static McpSyncClient mcp(String sessionId, String bundles) {
-    McpSyncClient client = SessionApi.tools(home, sessionId, bundles);
+    McpSyncClient client = McpClients.cortex(home, sessionId, bundles);
     clients.add(client);
     return client;
   }
