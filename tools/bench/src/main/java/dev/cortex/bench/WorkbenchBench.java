@@ -83,7 +83,8 @@ public final class WorkbenchBench {
       throws Exception {
     this.launcher = launcher;
     home = Files.createDirectories(work.resolve("server"));
-    Files.writeString(home.resolve("cortex.toml"), "[ui]\nport = 0\n");
+    Files.writeString(
+        Files.createDirectories(home.resolve("config")).resolve("cortex.toml"), "[ui]\nport = 0\n");
     Path fifo = work.resolve("chunks.fifo");
     if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() != 0) {
       throw new IOException("mkfifo failed");
@@ -214,10 +215,11 @@ public final class WorkbenchBench {
 
   /** A one-time sign-in link, as {@code cortex ui --json} prints it. */
   private String link() throws Exception {
-    Process ui =
+    ProcessBuilder command =
         new ProcessBuilder(launcher.toString(), "ui", "--json")
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    command.environment().put("CORTEX_HOME", home.toString());
+    Process ui = command.start();
     ui.getOutputStream().close();
     String out = new String(ui.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (ui.waitFor() != 0) {

@@ -23,6 +23,10 @@ public final class EventJournal {
   private final Supplier<Database> database;
   private final Clock clock;
   private final Object changed = new Object();
+
+  /** How often {@link #wake} was called, guarded by {@link #changed}. */
+  private long wakes;
+
   private volatile long newest;
 
   /** One event: its id, type, session (or null) and data (one JSON object). */
@@ -117,9 +121,10 @@ public final class EventJournal {
     return oldest > after + 1;
   }
 
-  /** Wakes every waiting stream (to end them). */
+  /** Wakes every waiting stream (to end them): each {@link #await} returns. */
   void wake() {
     synchronized (changed) {
+      wakes++;
       changed.notifyAll();
     }
   }
@@ -129,11 +134,15 @@ public final class EventJournal {
     return newest;
   }
 
-  /** Waits until an event newer than {@code seen} is recorded, or {@code timeout} passed. */
+  /**
+   * Waits until an event newer than {@code seen} is recorded, {@link #wake} is called, or {@code
+   * timeout} passed.
+   */
   public void await(long seen, Duration timeout) throws InterruptedException {
     long end = System.nanoTime() + timeout.toNanos();
     synchronized (changed) {
-      while (newest <= seen) {
+      long woken = wakes;
+      while (newest <= seen && wakes == woken) {
         long left = end - System.nanoTime();
         if (left <= 0) {
           return;

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Semaphore;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -20,8 +19,12 @@ import org.eclipse.jetty.util.Callback;
  * {@code Last-Event-ID} (or {@code ?after=}) is replayed, then new ones follow as they are
  * recorded; {@code ?session=} keeps one session's. An id older than the journal keeps is answered
  * with {@code event: reset} first; the comment {@code : live} ends the replay. A comment {@code :
- * ping} goes out when nothing else did for the ping period. At most {@value #MAX_STREAMS} streams
- * are open at once (503 beyond).
+ * ping} goes out when nothing else did for the ping period.
+ *
+ * <p>At most {@value #MAX_STREAMS} streams are open at once. A new one beyond that ends the oldest:
+ * a stream whose browser went away is noticed only at its next write (the next ping at the latest),
+ * and closed tabs and reloads must not keep a new page from its events. A page whose stream was
+ * ended this way reconnects with its {@code Last-Event-ID} and loses nothing.
  */
 public final class UiEvents extends Handler.Abstract {
   public static final String ROUTE = "/api/ui/events";
@@ -30,7 +33,15 @@ public final class UiEvents extends Handler.Abstract {
 
   private final EventJournal journal;
   private final Duration ping;
-  private final Semaphore streams = new Semaphore(MAX_STREAMS);
+
+  /** The open streams, oldest first; each is ended when it is evicted or the server stops. */
+  private final java.util.ArrayDeque<Stream> open = new java.util.ArrayDeque<>();
+
+  /** One open stream. */
+  private static final class Stream {
+    volatile boolean evicted;
+  }
+
   private volatile boolean closed;
 
   public UiEvents(EventJournal journal, Duration ping) {
@@ -76,30 +87,35 @@ public final class UiEvents extends Handler.Abstract {
           response, callback, 400, "INVALID_ARGUMENT", "'session' takes a session id.");
       return true;
     }
-    if (!streams.tryAcquire()) {
-      JsonBodies.error(
-          response, callback, 503, "UNAVAILABLE", "Too many event streams are open; close a tab.");
-      return true;
+    Stream stream = new Stream();
+    synchronized (open) {
+      while (open.size() >= MAX_STREAMS) {
+        open.removeFirst().evicted = true;
+      }
+      open.addLast(stream);
     }
+    journal.wake();
     try {
       response.setStatus(200);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
       response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
       response.getHeaders().put("X-Accel-Buffering", "no");
       OutputStream out = Content.Sink.asOutputStream(response);
-      stream(out, after, session);
+      stream(out, after, session, stream);
       out.close();
       callback.succeeded();
     } catch (IOException e) {
       // The browser went away.
       callback.failed(e);
     } finally {
-      streams.release();
+      synchronized (open) {
+        open.remove(stream);
+      }
     }
     return true;
   }
 
-  private void stream(OutputStream out, long after, String session)
+  private void stream(OutputStream out, long after, String session, Stream stream)
       throws IOException, InterruptedException {
     long last = after;
     boolean live = false;
@@ -108,7 +124,7 @@ public final class UiEvents extends Handler.Abstract {
     } else {
       write(out, ": connected\n\n");
     }
-    while (!closed) {
+    while (!closed && !stream.evicted) {
       long seen = journal.newest();
       List<EventJournal.Event> events = journal.after(last, session, BATCH);
       for (EventJournal.Event event : events) {
@@ -129,7 +145,7 @@ public final class UiEvents extends Handler.Abstract {
       // session's up to 'seen' were in the query.
       long waited = session == null ? last : Math.max(last, seen);
       journal.await(waited, ping);
-      if (!closed && journal.newest() <= waited) {
+      if (!closed && !stream.evicted && journal.newest() <= waited) {
         write(out, ": ping\n\n");
       }
     }

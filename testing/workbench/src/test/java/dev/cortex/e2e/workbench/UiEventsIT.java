@@ -144,6 +144,60 @@ class UiEventsIT {
   }
 
   /**
+   * Streams left open by closed tabs must not keep a new page from its events: beyond the cap the
+   * oldest stream is ended, and its page, reconnecting with its last id, loses nothing.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void streamsBeyondTheCap_endTheOldest_whichReconnectsAndLosesNothing() throws Exception {
+    try (AgentServer server = new AgentServer(home, Map.of()).start();
+        SessionApi api = new SessionApi(server)) {
+      UiClient ui = new UiClient(server);
+      UiClient.Browser browser = ui.signIn();
+      String id =
+          api.create(ScriptedAgent.command(), work, Map.of("name", "cap")).path("id").asString();
+      List<BufferedReader> held = new ArrayList<>();
+      try {
+        for (int i = 0; i < 32; i++) {
+          held.add(open(ui, browser, 0));
+        }
+        BufferedReader oldest = held.get(0);
+        assertThat(oldest.readLine()).isEqualTo(": connected");
+        BufferedReader newest = open(ui, browser, 0);
+        held.add(newest);
+        assertThat(newest.readLine()).isEqualTo(": connected");
+        String line;
+        List<String> rest = new ArrayList<>();
+        while ((line = oldest.readLine()) != null) {
+          rest.add(line);
+        }
+        assertThat(rest).as("the oldest stream went live, then was ended").contains(": live");
+        api.send(id, "after the cap");
+        api.awaitIdle(id);
+        List<Event> caughtUp = read(ui, browser, 0, id, Integer.MAX_VALUE, true);
+        assertThat(caughtUp.stream().map(Event::data)).anyMatch(d -> d.contains("after the cap"));
+      } finally {
+        for (BufferedReader stream : held) {
+          stream.close();
+        }
+      }
+    }
+  }
+
+  private static BufferedReader open(UiClient ui, UiClient.Browser browser, long after)
+      throws Exception {
+    HttpResponse<InputStream> answer =
+        UiClient.HTTP.send(
+            HttpRequest.newBuilder(URI.create(ui.origin + "/api/ui/events"))
+                .header("Cookie", browser.header())
+                .header("Last-Event-ID", Long.toString(after))
+                .build(),
+            HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    return new BufferedReader(new InputStreamReader(answer.body(), StandardCharsets.UTF_8));
+  }
+
+  /**
    * Reads events of {@code session} after {@code after}: up to {@code count}, or (with {@code
    * replayOnly}) until the comment that ends the replay.
    */
