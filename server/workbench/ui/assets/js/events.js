@@ -27,6 +27,14 @@ export function connect() {
   });
 }
 
+// A page left for another closes its stream at once: a stream kept open by a page in the
+// back/forward cache would hold one of the few connections a browser opens to this origin. A page
+// restored from that cache reloads, since it missed what happened meanwhile.
+window.addEventListener('pagehide', () => disconnect());
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) window.location.reload();
+});
+
 export function disconnect() {
   if (source) source.close();
   source = null;
