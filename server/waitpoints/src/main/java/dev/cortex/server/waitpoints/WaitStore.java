@@ -86,17 +86,7 @@ final class WaitStore {
   /** The newest {@code limit} signals of any kind (progress too), oldest first. */
   static List<Waits.Report> signals(Connection c, String waitpointId, int limit)
       throws SQLException {
-    List<Waits.Report> newest =
-        new ArrayList<>(
-            Sql.query(
-                c,
-                "SELECT member, status, message, data, received_at, via FROM wait_signals"
-                    + " WHERE waitpoint_id = ? ORDER BY seq DESC LIMIT ?",
-                WaitStore::report,
-                waitpointId,
-                limit));
-    java.util.Collections.reverse(newest);
-    return newest;
+    return newestSignals(c, waitpointId, "", limit);
   }
 
   static int waitingCount(Connection c, String sessionId) throws SQLException {
@@ -253,12 +243,20 @@ final class WaitStore {
   /** The newest {@code limit} progress reports, oldest first. */
   static List<Waits.Report> progress(Connection c, String waitpointId, int limit)
       throws SQLException {
+    return newestSignals(c, waitpointId, " AND status = 'progress'", limit);
+  }
+
+  /** The newest {@code limit} signals that also meet {@code where}, oldest first. */
+  private static List<Waits.Report> newestSignals(
+      Connection c, String waitpointId, String where, int limit) throws SQLException {
     List<Waits.Report> newest =
         new ArrayList<>(
             Sql.query(
                 c,
                 "SELECT member, status, message, data, received_at, via FROM wait_signals"
-                    + " WHERE waitpoint_id = ? AND status = 'progress' ORDER BY seq DESC LIMIT ?",
+                    + " WHERE waitpoint_id = ?"
+                    + where
+                    + " ORDER BY seq DESC LIMIT ?",
                 WaitStore::report,
                 waitpointId,
                 limit));
