@@ -44,7 +44,7 @@ public final class AllGroups {
         GroupRegistry.builder()
             .add(
                 CoreGroup.DESCRIPTOR,
-                () -> CoreGroup.create(services.home(), services.agentServer()))
+                () -> CoreGroup.create(services.home(), services.agentServer(), services.env()))
             .add(
                 ExtGroup.DESCRIPTOR,
                 () ->

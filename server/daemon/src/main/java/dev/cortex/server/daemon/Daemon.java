@@ -13,6 +13,7 @@ import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
+import dev.cortex.protocol.webhook.SubagentRoles;
 import dev.cortex.protocol.webhook.Webhook;
 import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
@@ -82,6 +83,9 @@ public final class Daemon implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Path serverFile;
   private volatile boolean stopping;
+
+  /** The subagents, ended before the sessions when the server stops. */
+  private volatile SubagentService subagents;
 
   /** The workbench's event streams, ended first when the server stops. */
   private volatile UiEvents uiEvents;
@@ -296,6 +300,17 @@ public final class Daemon implements AutoCloseable {
             options.home().root().toString(),
             boundWebhook::get,
             options.clock());
+    SubagentService subagents =
+        new SubagentService(
+            options.database(),
+            sessions,
+            executions,
+            costs,
+            options.budgets(),
+            options.allowlists(),
+            () -> SubagentRoles.load(options.home().configDir()),
+            options.env(),
+            options.clock());
     SpoolDrain spool =
         new SpoolDrain(
             new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, Clock.systemUTC());
@@ -303,6 +318,7 @@ public final class Daemon implements AutoCloseable {
     // Before any route or the hub can take a message: a turn started by one would otherwise have
     // its offers reset and its session marked interrupted by the recovery.
     sessions.recover();
+    subagents.recover();
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
@@ -348,6 +364,11 @@ public final class Daemon implements AutoCloseable {
             (route, handler) ->
                 builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     new InteractionRoutes(interactions, options.version())
+        .handlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    new SubagentRoutes(subagents, options.version())
         .handlers()
         .forEach(
             (route, handler) ->
@@ -519,6 +540,7 @@ public final class Daemon implements AutoCloseable {
                 new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
                 new Housekeeping.Step("waitpoints", waitpoints::sweep),
                 new Housekeeping.Step("interactions", interactions::sweep),
+                new Housekeeping.Step("subagents' results", subagents::sweep),
                 new Housekeeping.Step("workbench sessions", signins::sweep),
                 new Housekeeping.Step("the workbench's event journal", journal::sweep),
                 new Housekeeping.Step("the spool", spool::drain),
@@ -529,6 +551,7 @@ public final class Daemon implements AutoCloseable {
     Daemon daemon =
         new Daemon(options, hub, registry, http, sweeper, sessions, interactions, serverFile);
     daemon.uiEvents = uiEvents;
+    daemon.subagents = subagents;
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
@@ -643,6 +666,10 @@ public final class Daemon implements AutoCloseable {
       streams.close();
     }
     interactions.close();
+    SubagentService delegated = subagents;
+    if (delegated != null) {
+      delegated.close();
+    }
     sessions.close();
     hub.shutdown();
     sweeper.shutdownNow();
@@ -750,6 +777,7 @@ public final class Daemon implements AutoCloseable {
         SessionsSchema.area(),
         WaitpointsSchema.area(),
         InteractionsSchema.area(),
+        SubagentsSchema.area(),
         Signins.area(),
         WebSchema.area());
   }

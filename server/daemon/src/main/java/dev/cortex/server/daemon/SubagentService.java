@@ -1,0 +1,656 @@
+package dev.cortex.server.daemon;
+
+import dev.cortex.base.CodedException;
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.protocol.webhook.SubagentRoles;
+import dev.cortex.protocol.webhook.Subagents;
+import dev.cortex.server.sessions.AllowlistCheck;
+import dev.cortex.server.sessions.Budgets;
+import dev.cortex.server.sessions.SessionException;
+import dev.cortex.server.sessions.SessionService;
+import dev.cortex.server.sessions.store.Costs;
+import dev.cortex.server.sessions.store.Execution;
+import dev.cortex.server.sessions.store.Executions;
+import dev.cortex.server.sessions.store.Session;
+import dev.cortex.server.sessions.store.Transcript;
+import dev.cortex.storage.Database;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The subagents of sessions: an {@code agent} call plans its items (role, backend, model, the
+ * allowlist that leaves delegation out) with nothing written, checks the parent's budget, then
+ * makes each item a child session of the parent ({@code started_by} subagent, the parent's project
+ * and working directory) and runs one turn in it with the item's prompt. The parent's transcript
+ * gets a note as each starts and ends; the child's transcript and costs are the child session's,
+ * under the parent's project. A foreground call still running after the hand-off limit answers as a
+ * background one does; the results of a background call come to the parent as one message, once
+ * (its inbox key is the call's id), when the last of its subagents ends.
+ */
+final class SubagentService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SubagentService.class);
+
+  /** When a foreground call moves to the background (seed 001). */
+  static final Duration HANDOFF = Duration.ofMinutes(25);
+
+  /** The test setting that shortens the hand-off: seconds (1 to 86400). */
+  static final String HANDOFF_SETTING = "CORTEX_TEST_SUBAGENT_HANDOFF_SECONDS";
+
+  /** The setting of how many items of a {@code parallel} call run at once (1 to 8). */
+  static final String PARALLEL_SETTING = "CORTEX_SUBAGENT_MAX_PARALLEL";
+
+  static final int DEFAULT_PARALLEL = 4;
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Supplier<Database> database;
+  private final SessionService sessions;
+  private final Executions executions;
+  private final Costs costs;
+  private final Supplier<Budgets> budgets;
+  private final AllowlistCheck allowlists;
+  private final Supplier<SubagentRoles> roles;
+  private final Duration handoff;
+  private final int maxParallel;
+  private final Clock clock;
+  private final Map<String, Call> calls = new ConcurrentHashMap<>();
+  private final ExecutorService pool =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread thread = new Thread(r, "cortex-subagent");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private volatile boolean closing;
+
+  SubagentService(
+      Supplier<Database> database,
+      SessionService sessions,
+      Executions executions,
+      Costs costs,
+      Supplier<Budgets> budgets,
+      AllowlistCheck allowlists,
+      Supplier<SubagentRoles> roles,
+      Map<String, String> env,
+      Clock clock) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.sessions = Objects.requireNonNull(sessions, "sessions");
+    this.executions = Objects.requireNonNull(executions, "executions");
+    this.costs = Objects.requireNonNull(costs, "costs");
+    this.budgets = Objects.requireNonNull(budgets, "budgets");
+    this.allowlists = Objects.requireNonNull(allowlists, "allowlists");
+    this.roles = Objects.requireNonNull(roles, "roles");
+    this.handoff = seconds(env, HANDOFF_SETTING, 1, 86_400, HANDOFF);
+    this.maxParallel =
+        (int)
+            seconds(env, PARALLEL_SETTING, 1, 8, Duration.ofSeconds(DEFAULT_PARALLEL)).toSeconds();
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  private static Duration seconds(
+      Map<String, String> env, String name, long min, long max, Duration otherwise) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      return otherwise;
+    }
+    try {
+      long n = Long.parseLong(value.strip());
+      if (n >= min && n <= max) {
+        return Duration.ofSeconds(n);
+      }
+    } catch (NumberFormatException e) {
+      // falls through
+    }
+    throw new dev.cortex.base.StartupException(
+        name + " must be a whole number from " + min + " to " + max + ", got '" + value + "'.");
+  }
+
+  /** One item as it will run. */
+  private record Planned(
+      Subagents.Item item,
+      SubagentRoles.Role role,
+      String backend,
+      String model,
+      List<String> allowlist) {}
+
+  /** A call under way: its rows' ids in item order, and whether its caller still waits. */
+  private static final class Call {
+    final String id;
+    final String parentSessionId;
+    final Subagents.Mode mode;
+    final List<String> agents;
+    boolean done;
+    boolean background;
+
+    Call(String id, String parentSessionId, Subagents.Mode mode, List<String> agents) {
+      this.id = id;
+      this.parentSessionId = parentSessionId;
+      this.mode = mode;
+      this.agents = agents;
+    }
+  }
+
+  /** Runs an {@code agent} call: its outcomes, or (background, or past the hand-off) its ids. */
+  Subagents.Ran run(Subagents.Run run) {
+    Session parent = parent(run.sessionId());
+    List<Planned> plan = new ArrayList<>();
+    for (Subagents.Item item : run.items()) {
+      plan.add(plan(parent, run, item));
+    }
+    String refusal = budgets.get().refusal(costs, parent.project(), clock);
+    if (refusal != null) {
+      throw new CodedException(
+          Subagents.Codes.BUDGET_EXCEEDED, "No subagent was started: " + refusal);
+    }
+    Call call = start(parent, run, plan);
+    CompletableFuture<Void> work = CompletableFuture.runAsync(() -> execute(call), pool);
+    if (run.background()) {
+      background(call);
+      return ran(call, true);
+    }
+    try {
+      work.get(handoff.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      synchronized (call) {
+        if (!call.done) {
+          background(call);
+          return ran(call, true);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      background(call);
+      return ran(call, true);
+    } catch (ExecutionException e) {
+      log.warn("subagent call {} broke", call.id, e.getCause());
+    }
+    return ran(call, false);
+  }
+
+  private Session parent(String sessionId) {
+    Session parent;
+    try {
+      parent = sessions.get(sessionId);
+    } catch (SessionException e) {
+      throw new CodedException(
+          Subagents.Codes.NO_SESSION, "No session '" + sessionId + "' on this agent server.");
+    }
+    if (parent.startedBy() == Session.StartedBy.SUBAGENT) {
+      throw new CodedException(
+          Subagents.Codes.NO_DELEGATION,
+          "A subagent cannot start subagents of its own: do the work yourself.");
+    }
+    return parent;
+  }
+
+  private Planned plan(Session parent, Subagents.Run run, Subagents.Item item) {
+    SubagentRoles known = roles.get();
+    SubagentRoles.Role role = known.get(item.subagentType());
+    if (role == null) {
+      throw invalid(
+          "Unknown subagent_type '"
+              + item.subagentType()
+              + "'. Known: "
+              + String.join(", ", known.names())
+              + ".");
+    }
+    String backend = first(item.backend(), run.backend(), role.backend(), parent.backend());
+    String model = first(item.model(), run.model(), role.model());
+    if (model == null && backend.equals(parent.backend())) {
+      model = parent.model();
+    }
+    if (backend.equals("command") && parent.program() == null) {
+      throw invalid(
+          "A subagent on the command backend runs its parent's program, and this session has"
+              + " none: choose another backend.");
+    }
+    List<String> groups = backend.equals("claude") ? List.of("core", "ext") : List.of("core");
+    List<String> served = allowlists.tools(groups);
+    if (served == null) {
+      throw new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "This agent server cannot tell which tools a subagent may have; no subagent was"
+              + " started.");
+    }
+    List<String> allowed =
+        served.stream().filter(t -> !Subagents.DELEGATION_TOOLS.contains(t)).toList();
+    List<String> allowlist = allowed;
+    if (role.tools() != null) {
+      for (String tool : role.tools()) {
+        if (!allowed.contains(tool)) {
+          throw invalid(
+              "The role '"
+                  + role.name()
+                  + "' names the tool '"
+                  + tool
+                  + "', which a subagent on "
+                  + backend
+                  + " does not have.");
+        }
+      }
+      allowlist = role.tools();
+    }
+    if (allowlist.isEmpty()) {
+      throw invalid("A subagent on " + backend + " would have no tools.");
+    }
+    return new Planned(item, role, backend, model, allowlist);
+  }
+
+  private static String first(String... values) {
+    for (String value : values) {
+      if (value != null) {
+        return value;
+      }
+    }
+    return null;
+  }
+
+  private static CodedException invalid(String message) {
+    return new CodedException(ErrorCodes.INVALID_ARGUMENT, message);
+  }
+
+  /** Makes the child sessions and records the subagents, all before any runs. */
+  private Call start(Session parent, Subagents.Run run, List<Planned> plan) {
+    String callId = "call-" + hex(6);
+    String parentExecution = sessions.runningExecution(parent.id());
+    List<SubagentStore.Row> rows = new ArrayList<>();
+    for (int i = 0; i < plan.size(); i++) {
+      Planned p = plan.get(i);
+      Session child;
+      try {
+        child =
+            sessions.create(
+                new SessionService.NewSession(
+                    null,
+                    null,
+                    parent.project(),
+                    p.backend(),
+                    p.model(),
+                    null,
+                    null,
+                    Session.Composition.DIRECT,
+                    Session.StartedBy.SUBAGENT,
+                    p.backend().equals("command") ? parent.program() : null,
+                    parent.workingDirectory(),
+                    p.allowlist()));
+      } catch (SessionException e) {
+        throw new CodedException(
+            e.code().equals(SessionException.BUDGET_EXCEEDED)
+                ? Subagents.Codes.BUDGET_EXCEEDED
+                : ErrorCodes.INVALID_ARGUMENT,
+            "Subagent " + (i + 1) + " cannot start: " + e.getMessage());
+      }
+      rows.add(
+          new SubagentStore.Row(
+              "sa-" + hex(6),
+              callId,
+              i,
+              run.mode().wire(),
+              parent.id(),
+              parentExecution,
+              child.id(),
+              p.item().description(),
+              p.role().name(),
+              child.backend(),
+              child.model(),
+              SubagentStore.RUNNING,
+              run.background(),
+              null,
+              null,
+              0,
+              clock.instant(),
+              null,
+              null));
+    }
+    database
+        .get()
+        .write(
+            c -> {
+              for (SubagentStore.Row row : rows) {
+                SubagentStore.insert(c, row);
+              }
+              return null;
+            });
+    Call call =
+        new Call(
+            callId, parent.id(), run.mode(), rows.stream().map(SubagentStore.Row::id).toList());
+    calls.put(callId, call);
+    List<String> prompts = new ArrayList<>();
+    for (Planned p : plan) {
+      prompts.add(
+          p.role().systemPrompt().isEmpty()
+              ? p.item().prompt()
+              : p.role().systemPrompt() + "\n\n" + p.item().prompt());
+    }
+    this.prompts.put(callId, prompts);
+    return call;
+  }
+
+  private final Map<String, List<String>> prompts = new ConcurrentHashMap<>();
+
+  /** Runs a call's items as its mode says, then delivers its results if its caller left. */
+  private void execute(Call call) {
+    List<String> texts = prompts.remove(call.id);
+    try {
+      switch (call.mode) {
+        case CHAIN -> chain(call, texts);
+        case PARALLEL -> parallel(call, texts);
+        case SINGLE -> runOne(call.agents.get(0), texts.get(0));
+      }
+    } catch (RuntimeException e) {
+      log.warn("subagent call {} broke", call.id, e);
+      for (String agent : call.agents) {
+        finish(agent, SubagentStore.FAILED, null, "the agent server failed to run it", 0);
+      }
+    } finally {
+      boolean deliver;
+      synchronized (call) {
+        call.done = true;
+        deliver = call.background;
+      }
+      calls.remove(call.id);
+      if (deliver) {
+        deliver(call.id);
+      }
+    }
+  }
+
+  private void chain(Call call, List<String> texts) {
+    String previous = "";
+    for (int i = 0; i < call.agents.size(); i++) {
+      String agent = call.agents.get(i);
+      if (i > 0) {
+        SubagentStore.Row before = row(call.agents.get(i - 1));
+        if (!before.status().equals(SubagentStore.COMPLETED)) {
+          for (String rest : call.agents.subList(i, call.agents.size())) {
+            finish(
+                rest,
+                SubagentStore.SKIPPED,
+                null,
+                "the chain's item " + i + " did not complete (" + before.status() + ")",
+                0);
+          }
+          return;
+        }
+        previous = before.output() == null ? "" : before.output();
+      }
+      runOne(agent, texts.get(i).replace(Subagents.PREVIOUS, previous));
+    }
+  }
+
+  private void parallel(Call call, List<String> texts) {
+    Semaphore slots = new Semaphore(maxParallel);
+    List<CompletableFuture<Void>> runs = new ArrayList<>();
+    for (int i = 0; i < call.agents.size(); i++) {
+      String agent = call.agents.get(i);
+      String text = texts.get(i);
+      runs.add(
+          CompletableFuture.runAsync(
+              () -> {
+                slots.acquireUninterruptibly();
+                try {
+                  runOne(agent, text);
+                } catch (RuntimeException e) {
+                  // One broken item does not lose the others' results.
+                  log.warn("subagent {} broke", agent, e);
+                  finish(agent, SubagentStore.FAILED, null, "the agent server failed to run it", 0);
+                } finally {
+                  slots.release();
+                }
+              },
+              pool));
+    }
+    runs.forEach(CompletableFuture::join);
+  }
+
+  /** Runs one subagent's turn in its child session, and records how it ended. */
+  private void runOne(String agentId, String prompt) {
+    SubagentStore.Row row = row(agentId);
+    if (!row.running() || closing) {
+      return;
+    }
+    note(
+        row.parentSessionId(),
+        "Subagent "
+            + agentId
+            + " ("
+            + row.subagentType()
+            + ") started in session "
+            + row.childSessionId()
+            + ": "
+            + row.description());
+    CompletableFuture<SessionService.Update.TurnEnded> ended = new CompletableFuture<>();
+    try (SessionService.Subscription ignored =
+        sessions.follow(
+            row.childSessionId(),
+            update -> {
+              if (update instanceof SessionService.Update.TurnEnded end) {
+                ended.complete(end);
+              }
+            })) {
+      sessions.send(row.childSessionId(), prompt, "subagent");
+      SessionService.Update.TurnEnded end = ended.join();
+      Execution execution = executions.get(end.executionId());
+      double usd = execution == null ? 0 : execution.costUsd();
+      String status =
+          switch (end.status()) {
+            case COMPLETED -> SubagentStore.COMPLETED;
+            case CANCELLED -> closing ? SubagentStore.INTERRUPTED : SubagentStore.STOPPED;
+            default -> SubagentStore.FAILED;
+          };
+      finish(
+          agentId,
+          status,
+          status.equals(SubagentStore.COMPLETED) && execution != null ? execution.output() : null,
+          end.error(),
+          usd);
+    } catch (SessionException e) {
+      finish(agentId, SubagentStore.FAILED, null, e.getMessage(), 0);
+    }
+    SubagentStore.Row done = row(agentId);
+    note(
+        row.parentSessionId(),
+        "Subagent "
+            + agentId
+            + " "
+            + done.status()
+            + String.format(java.util.Locale.ROOT, " (%.4f USD)", done.costUsd())
+            + (done.error() == null ? "." : ": " + done.error()));
+  }
+
+  private void note(String sessionId, String text) {
+    try {
+      sessions.record(sessionId, Transcript.Kind.NOTE, Transcript.text(text));
+    } catch (SessionException e) {
+      log.debug("no note for {}", sessionId);
+    }
+  }
+
+  private SubagentStore.Row row(String agentId) {
+    return database.get().read(c -> SubagentStore.get(c, agentId));
+  }
+
+  private boolean finish(String agentId, String status, String output, String error, double usd) {
+    return database
+        .get()
+        .write(c -> SubagentStore.finish(c, agentId, status, output, error, usd, clock.instant()));
+  }
+
+  private void background(Call call) {
+    synchronized (call) {
+      call.background = true;
+    }
+    database
+        .get()
+        .write(
+            c -> {
+              SubagentStore.background(c, call.id);
+              return null;
+            });
+  }
+
+  private Subagents.Ran ran(Call call, boolean background) {
+    List<Subagents.Outcome> outcomes =
+        database.get().read(c -> SubagentStore.ofCall(c, call.id)).stream()
+            .map(SubagentStore.Row::outcome)
+            .toList();
+    double usd = outcomes.stream().mapToDouble(Subagents.Outcome::costUsd).sum();
+    return new Subagents.Ran(call.mode.wire(), background, outcomes, usd);
+  }
+
+  /** Stops a running subagent of the session and discards what it produced. */
+  Subagents.Stopped stop(Subagents.Stop stop) {
+    SubagentStore.Row row = row(stop.agentId());
+    if (row == null || !row.parentSessionId().equals(stop.sessionId())) {
+      throw new CodedException(
+          Subagents.Codes.NOT_FOUND,
+          "No subagent '" + stop.agentId() + "' of this session: use the agent_id agent answered.");
+    }
+    return stop(row, "stopped by its parent (agent_stop)");
+  }
+
+  Subagents.Stopped stop(SubagentStore.Row row, String reason) {
+    if (!finish(row.id(), SubagentStore.STOPPED, null, "it was " + reason, row.costUsd())) {
+      SubagentStore.Row now = row(row.id());
+      return new Subagents.Stopped(
+          row.id(), false, now.status(), "It had ended already (" + now.status() + ").");
+    }
+    try {
+      sessions.stop(row.childSessionId(), reason);
+    } catch (SessionException e) {
+      log.debug("the child session of {} is gone", row.id());
+    }
+    return new Subagents.Stopped(
+        row.id(), true, SubagentStore.STOPPED, "Stopped; what it produced is discarded.");
+  }
+
+  /**
+   * Sends the results of a background call to its parent, once: the inbox key is the call's, so
+   * that a repeat (after a restart, say) is no new message.
+   */
+  void deliver(String callId) {
+    List<SubagentStore.Row> rows = database.get().read(c -> SubagentStore.ofCall(c, callId));
+    if (rows.isEmpty() || rows.stream().anyMatch(SubagentStore.Row::running)) {
+      return;
+    }
+    StringBuilder text = new StringBuilder("The background subagents of ");
+    text.append(callId).append(" ended.\n");
+    for (SubagentStore.Row r : rows) {
+      text.append("\n[")
+          .append(r.id())
+          .append("] ")
+          .append(r.description())
+          .append(" — ")
+          .append(r.status());
+      if (r.output() != null) {
+        text.append(":\n").append(r.output());
+      } else if (r.error() != null) {
+        text.append(": ").append(r.error());
+      }
+      text.append('\n');
+    }
+    try {
+      sessions.wake(
+          rows.get(0).parentSessionId(), text.toString(), "subagent", "subagent:" + callId);
+      database
+          .get()
+          .write(
+              c -> {
+                SubagentStore.delivered(c, callId, clock.instant());
+                return null;
+              });
+    } catch (SessionException e) {
+      log.info("the parent of {} is gone; its results are dropped", callId);
+      database
+          .get()
+          .write(
+              c -> {
+                SubagentStore.delivered(c, callId, clock.instant());
+                return null;
+              });
+    }
+  }
+
+  /**
+   * After a start: subagents that ran when the server stopped are marked interrupted (nothing runs
+   * twice), and the results of background calls that ended are delivered.
+   */
+  void recover() {
+    List<SubagentStore.Row> running = database.get().read(SubagentStore::running);
+    for (SubagentStore.Row row : running) {
+      // Its caller's request ended with the server: the parent hears how it ended as a message.
+      database
+          .get()
+          .write(
+              c -> {
+                SubagentStore.background(c, row.callId());
+                return null;
+              });
+      finish(
+          row.id(),
+          SubagentStore.INTERRUPTED,
+          null,
+          "the agent server stopped while it ran",
+          row.costUsd());
+    }
+    if (!running.isEmpty()) {
+      log.info("{} subagent(s) of an earlier server marked interrupted", running.size());
+    }
+    sweep();
+  }
+
+  /** Delivers the results of ended background calls not delivered yet (housekeeping). */
+  void sweep() {
+    for (String callId : database.get().read(SubagentStore::undeliveredCalls)) {
+      if (!calls.containsKey(callId)) {
+        deliver(callId);
+      }
+    }
+  }
+
+  /** The subagents of a parent session (every one's when null), oldest first. */
+  List<SubagentStore.Row> list(String parentSessionId, int limit) {
+    return database.get().read(c -> SubagentStore.list(c, parentSessionId, limit));
+  }
+
+  SubagentStore.Row get(String agentId) {
+    return row(agentId);
+  }
+
+  private static String hex(int bytes) {
+    byte[] value = new byte[bytes];
+    RANDOM.nextBytes(value);
+    return HexFormat.of().formatHex(value);
+  }
+
+  /**
+   * The server is stopping: no subagent starts any more, and the calls under way are moved to the
+   * background, so that their parents hear how they ended (interrupted) as a message. Their turns
+   * are stopped with the sessions'.
+   */
+  @Override
+  public void close() {
+    closing = true;
+    for (Call call : List.copyOf(calls.values())) {
+      background(call);
+    }
+    pool.shutdown();
+  }
+}
