@@ -244,6 +244,105 @@ public final class Subagents {
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Stopped(String agentId, boolean stopped, String status, String message) {}
 
+  /** Where the session API's subagent routes live (for {@code cortex agents}). */
+  public static final String API_PREFIX = "/api/subagents/";
+
+  public static final String LIST = API_PREFIX + "list";
+  public static final String SHOW = API_PREFIX + "show";
+  public static final String API_STOP = API_PREFIX + "stop";
+
+  public static final int MAX_LIST = 200;
+  public static final int DEFAULT_LIST = 50;
+
+  /** The most entries of a child's transcript that {@link #SHOW} gives. */
+  public static final int SHOWN_ENTRIES = 500;
+
+  /**
+   * Subagents, oldest first ({@link #LIST}).
+   *
+   * @param session the parent session (id or name); null for every parent's, newest first
+   * @param limit 1 to {@link #MAX_LIST}; null for {@link #DEFAULT_LIST}
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Listing(String session, Integer limit) {
+    public static final String USAGE =
+        "Send {\"session\"?: ID or NAME, \"limit\"?: 1-" + MAX_LIST + "}.";
+
+    public Listing {
+      if (limit != null && (limit < 1 || limit > MAX_LIST)) {
+        throw new Sessions.BadRequest("limit must be 1 to " + MAX_LIST + ".");
+      }
+    }
+
+    public int limitOrDefault() {
+      return limit == null ? DEFAULT_LIST : limit;
+    }
+  }
+
+  /** One subagent ({@link #SHOW}, {@link #API_STOP}). */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Ref(String agentId) {
+    public static final String USAGE = "Send {\"agent_id\": AGENT}.";
+
+    public Ref {
+      if (agentId == null || !AGENT_ID.matcher(agentId).matches()) {
+        throw new Sessions.BadRequest("agent_id is sa- and 12 hex digits.");
+      }
+    }
+  }
+
+  /**
+   * A subagent as the session API shows it.
+   *
+   * @param callId the {@code agent} call it belongs to (its items share it)
+   * @param parentExecutionId the parent's turn that called, or null
+   * @param sessionId its child session
+   * @param deliveredAt when a background call's results reached the parent, or null
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record View(
+      String agentId,
+      String callId,
+      String mode,
+      int position,
+      String parentSessionId,
+      String parentExecutionId,
+      String sessionId,
+      String description,
+      String subagentType,
+      String backend,
+      String model,
+      String status,
+      boolean background,
+      String output,
+      String error,
+      double costUsd,
+      String createdAt,
+      String endedAt,
+      String deliveredAt) {
+    public View {
+      Objects.requireNonNull(agentId, "agentId");
+      Objects.requireNonNull(status, "status");
+    }
+  }
+
+  /** The answer of {@link #LIST}, with what the listed subagents cost together. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Listed(List<View> agents, double costUsd) {
+    public Listed {
+      agents = List.copyOf(agents);
+    }
+  }
+
+  /** The answer of {@link #SHOW}: the subagent and the first entries of its child's transcript. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Shown(View agent, List<Sessions.Entry> transcript) {
+    public Shown {
+      Objects.requireNonNull(agent, "agent");
+      transcript = List.copyOf(transcript);
+    }
+  }
+
   /** The codes of subagent requests beside INVALID_ARGUMENT. */
   public static final class Codes {
     private Codes() {}

@@ -31,6 +31,35 @@ final class SubagentRoutes {
         Subagents.STOP,
         routes.coded(
             Subagents.Stop.class, Subagents.Stop.USAGE, subagents::stop, SubagentRoutes::status));
+    handlers.put(
+        Subagents.LIST,
+        routes.post(
+            (body, request, response, callback) -> {
+              Subagents.Listing listing =
+                  new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()
+                      ? new Subagents.Listing(null, null)
+                      : JsonRoutes.record(
+                          body,
+                          Subagents.Listing.class,
+                          Subagents.Listing.USAGE,
+                          response,
+                          callback);
+              if (listing != null) {
+                JsonRoutes.answer(
+                    response, callback, () -> subagents.list(listing), SubagentRoutes::status);
+              }
+            }));
+    handlers.put(
+        Subagents.SHOW,
+        routes.coded(
+            Subagents.Ref.class, Subagents.Ref.USAGE, subagents::show, SubagentRoutes::status));
+    handlers.put(
+        Subagents.API_STOP,
+        routes.coded(
+            Subagents.Ref.class,
+            Subagents.Ref.USAGE,
+            subagents::stopFromApi,
+            SubagentRoutes::status));
     return handlers;
   }
 

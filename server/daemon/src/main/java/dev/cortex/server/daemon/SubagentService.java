@@ -625,13 +625,50 @@ final class SubagentService implements AutoCloseable {
     }
   }
 
-  /** The subagents of a parent session (every one's when null), oldest first. */
-  List<SubagentStore.Row> list(String parentSessionId, int limit) {
-    return database.get().read(c -> SubagentStore.list(c, parentSessionId, limit));
+  /** The subagents of a parent session, oldest first; every parent's, newest first. */
+  Subagents.Listed list(Subagents.Listing listing) {
+    String parent = null;
+    if (listing.session() != null) {
+      try {
+        parent = sessions.get(listing.session()).id();
+      } catch (SessionException e) {
+        throw new CodedException(Subagents.Codes.NOT_FOUND, e.getMessage());
+      }
+    }
+    String of = parent;
+    List<Subagents.View> views =
+        database.get().read(c -> SubagentStore.list(c, of, listing.limitOrDefault())).stream()
+            .map(SubagentStore.Row::view)
+            .toList();
+    return new Subagents.Listed(views, views.stream().mapToDouble(Subagents.View::costUsd).sum());
   }
 
-  SubagentStore.Row get(String agentId) {
-    return row(agentId);
+  /** A subagent and the first entries of its child session's transcript. */
+  Subagents.Shown show(Subagents.Ref ref) {
+    SubagentStore.Row row = known(ref.agentId());
+    List<dev.cortex.protocol.session.Sessions.Entry> entries;
+    try {
+      entries =
+          sessions.transcript(row.childSessionId(), 0, Subagents.SHOWN_ENTRIES).stream()
+              .map(SessionRoutes::entry)
+              .toList();
+    } catch (SessionException e) {
+      entries = List.of();
+    }
+    return new Subagents.Shown(row.view(), entries);
+  }
+
+  /** Stops a subagent for a person (the session API, {@code cortex agents stop}). */
+  Subagents.Stopped stopFromApi(Subagents.Ref ref) {
+    return stop(known(ref.agentId()), "stopped by a person");
+  }
+
+  private SubagentStore.Row known(String agentId) {
+    SubagentStore.Row row = row(agentId);
+    if (row == null) {
+      throw new CodedException(Subagents.Codes.NOT_FOUND, "No subagent '" + agentId + "'.");
+    }
+    return row;
   }
 
   private static String hex(int bytes) {

@@ -44,6 +44,29 @@ final class SubagentStore {
       return status.equals(RUNNING);
     }
 
+    Subagents.View view() {
+      return new Subagents.View(
+          id,
+          callId,
+          mode,
+          position,
+          parentSessionId,
+          parentExecutionId,
+          childSessionId,
+          description,
+          subagentType,
+          backend,
+          model,
+          status,
+          background,
+          output,
+          error,
+          costUsd,
+          createdAt.toString(),
+          endedAt == null ? null : endedAt.toString(),
+          deliveredAt == null ? null : deliveredAt.toString());
+    }
+
     Subagents.Outcome outcome() {
       return new Subagents.Outcome(
           id,

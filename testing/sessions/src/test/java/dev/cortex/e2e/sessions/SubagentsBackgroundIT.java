@@ -9,8 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentPrograms;
 import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.CliRun;
 import dev.cortex.testing.Eventually;
 import dev.cortex.testing.SessionApi;
+import dev.cortex.testing.TestJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -170,5 +172,85 @@ class SubagentsBackgroundIT {
     JsonNode again = content(calls(parent, "agent_stop", Map.of("agent_id", agentId)));
     assertThat(again.path("stopped").asBoolean()).isFalse();
     assertThat(again.path("status").asString()).isEqualTo("stopped");
+  }
+
+  @Test
+  void agents_fromTheTerminalAndTheSessionApi_areListedShownAndStopped() throws Exception {
+    String parent = fixture.scripted("cli-parent", Map.of()).path("id").asString();
+    Path first = work.resolve("cli-first.pid");
+    Path second = work.resolve("cli-second.pid");
+    JsonNode ran =
+        content(
+            calls(
+                parent,
+                "agent",
+                Map.of(
+                    "parallel",
+                    List.of(sleeper("by the terminal", first), sleeper("by the api", second)),
+                    "run_in_background",
+                    true)));
+    String byTerminal = ran.path("agents").get(0).path("agent_id").asString();
+    String byApi = ran.path("agents").get(1).path("agent_id").asString();
+    String child = ran.path("agents").get(0).path("session_id").asString();
+    Eventually.until(
+        "both subagents running",
+        AgentServer.LIMIT,
+        () -> Files.isRegularFile(first) && Files.isRegularFile(second));
+    long[] pids = {
+      Long.parseLong(Files.readString(first).strip()),
+      Long.parseLong(Files.readString(second).strip())
+    };
+
+    CliRun list = CliRun.run(fixture.server, "", "agents", "list", "--session", "cli-parent");
+    assertThat(list.exitCode()).as(list.stderr()).isZero();
+    assertThat(list.stdout()).contains(byTerminal, byApi, child, "running", "by the terminal");
+    CliRun show = CliRun.run(fixture.server, "", "agents", "show", byTerminal, "--json");
+    assertThat(show.exitCode()).as(show.stderr()).isZero();
+    JsonNode shown = TestJson.JSON.readTree(show.stdout());
+    assertThat(shown.path("agent").path("parent_session_id").asString()).isEqualTo(parent);
+    assertThat(shown.path("agent").path("session_id").asString()).isEqualTo(child);
+    assertThat(shown.path("transcript").get(0).path("kind").asString()).isEqualTo("user");
+
+    CliRun stopped = CliRun.run(fixture.server, "", "agents", "stop", byTerminal);
+    assertThat(stopped.exitCode()).as(stopped.stderr()).isZero();
+    var answer =
+        fixture.server.post(
+            "/api/subagents/stop",
+            "{\"agent_id\": \"" + byApi + "\"}",
+            Map.of("x-cortex-token", fixture.server.token()));
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    assertThat(answer.body()).contains("\"stopped\":true");
+    awaitEnded(pids);
+
+    List<JsonNode> told = messagesMentioning(parent, byApi);
+    assertThat(told).hasSize(1);
+    assertThat(told.get(0).path("body").path("text").asString())
+        .contains(byTerminal, byApi, "stopped by a person");
+    CliRun again = CliRun.run(fixture.server, "", "agents", "stop", byTerminal);
+    assertThat(again.exitCode()).isEqualTo(1);
+    assertThat(again.stderr()).contains("ended already");
+    CliRun unknown = CliRun.run(fixture.server, "", "agents", "show", "sa-000000000000");
+    assertThat(unknown.exitCode()).isEqualTo(1);
+    assertThat(unknown.stderr()).contains("NOT_FOUND");
+    CliRun malformed = CliRun.run(fixture.server, "", "agents", "show", "nope");
+    assertThat(malformed.exitCode()).isEqualTo(1);
+    assertThat(malformed.stderr()).contains("INVALID_ARGUMENT");
+    var badLimit =
+        fixture.server.post(
+            "/api/subagents/list",
+            "{\"limit\": 0}",
+            Map.of("x-cortex-token", fixture.server.token()));
+    assertThat(badLimit.statusCode()).isEqualTo(400);
+    assertThat(badLimit.body()).contains("INVALID_ARGUMENT", "limit");
+  }
+
+  private static Map<String, Object> sleeper(String description, Path pidFile) {
+    return Map.of(
+        "description",
+        description,
+        "prompt",
+        script(Map.of("pid_file", pidFile.toString(), "sleep_ms", 600_000)),
+        "subagent_type",
+        "general-purpose");
   }
 }
