@@ -89,6 +89,55 @@ class SubagentsRestartIT {
     }
   }
 
+  @Test
+  void stop_whileASubagentRuns_interruptsIt_andTheParentHearsOnceAfterTheNextStart(
+      @TempDir Path home) throws Exception {
+    AgentServer server = new AgentServer(home, Map.of()).start();
+    try (server;
+        SessionApi api = new SessionApi(server)) {
+      String parent =
+          api.create(ScriptedAgent.command(), work, Map.of("name", "stopped-parent"))
+              .path("id")
+              .asString();
+      Path pidFile = work.resolve("stopped-server-child.pid");
+      String prompt = script(Map.of("pid_file", pidFile.toString(), "sleep_ms", 600_000));
+      api.follow(
+          parent,
+          script(
+              Map.of(
+                  "calls",
+                  List.of(
+                      call(
+                          "agent",
+                          Map.of(
+                              "description",
+                              "cut short",
+                              "prompt",
+                              prompt,
+                              "subagent_type",
+                              "general-purpose",
+                              "run_in_background",
+                              true))))));
+      String agentId =
+          content(ofKind(api.transcript(parent), "tool_result").get(0))
+              .path("agents")
+              .get(0)
+              .path("agent_id")
+              .asString();
+      Eventually.until("the subagent running", AgentServer.LIMIT, () -> Files.exists(pidFile));
+      long pid = Long.parseLong(Files.readString(pidFile).strip());
+
+      assertThat(server.stop()).isEqualTo(143);
+      assertThat(AgentPrograms.alive(pid)).isFalse();
+      server.start();
+
+      List<JsonNode> told = awaitMessages(api, parent, agentId);
+      assertThat(told).hasSize(1);
+      assertThat(told.get(0).path("body").path("text").asString())
+          .contains("cut short", "interrupted");
+    }
+  }
+
   private static List<JsonNode> awaitMessages(SessionApi api, String parent, String agentId)
       throws Exception {
     api.awaitEntry(
