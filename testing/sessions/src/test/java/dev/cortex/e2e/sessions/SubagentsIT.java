@@ -106,6 +106,25 @@ class SubagentsIT extends OnOneServer {
 
     // The child's spend is its parent's project's.
     assertThat(api.costs("delegating").toString()).contains("0.25");
+
+    // A subagent that reached the route anyway could not delegate.
+    var nested =
+        server.post(
+            "/webhook/subagent/run",
+            "{\"session_id\": \""
+                + childId
+                + "\", \"description\": \"d\", \"prompt\": \"p\","
+                + " \"subagent_type\": \"general-purpose\"}",
+            Map.of("x-cortex-token", server.token()));
+    assertThat(nested.statusCode()).isEqualTo(403);
+    assertThat(nested.body()).contains("NO_DELEGATION");
+    var badShow =
+        server.post(
+            "/api/subagents/show",
+            "{\"agent_id\": \"x\"}",
+            Map.of("x-cortex-token", server.token()));
+    assertThat(badShow.statusCode()).isEqualTo(400);
+    assertThat(badShow.body()).contains("INVALID_ARGUMENT", "agent_id");
   }
 
   @Test
