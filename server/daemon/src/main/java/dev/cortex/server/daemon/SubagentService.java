@@ -9,10 +9,8 @@ import dev.cortex.server.sessions.Budgets;
 import dev.cortex.server.sessions.SessionException;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.store.Costs;
-import dev.cortex.server.sessions.store.Execution;
 import dev.cortex.server.sessions.store.Executions;
 import dev.cortex.server.sessions.store.Session;
-import dev.cortex.server.sessions.store.Transcript;
 import dev.cortex.storage.Database;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -43,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * under the parent's project. A foreground call still running after the hand-off limit answers as a
  * background one does; the results of a background call come to the parent as one message, once
  * (its inbox key is the call's id), when the last of its subagents ends.
+ *
+ * <p>The work is shared out: {@link SubagentPlanner} plans the items, {@link SubagentTurns} runs
+ * each subagent's turn, {@link SubagentResults} delivers a background call's results.
  */
 final class SubagentService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SubagentService.class);
@@ -62,11 +63,11 @@ final class SubagentService implements AutoCloseable {
 
   private final Supplier<Database> database;
   private final SessionService sessions;
-  private final Executions executions;
   private final Costs costs;
   private final Supplier<Budgets> budgets;
-  private final AllowlistCheck allowlists;
-  private final Supplier<SubagentRoles> roles;
+  private final SubagentPlanner planner;
+  private final SubagentTurns turns;
+  private final SubagentResults results;
   private final Duration handoff;
   private final int maxParallel;
   private final Clock clock;
@@ -92,16 +93,25 @@ final class SubagentService implements AutoCloseable {
       Clock clock) {
     this.database = Objects.requireNonNull(database, "database");
     this.sessions = Objects.requireNonNull(sessions, "sessions");
-    this.executions = Objects.requireNonNull(executions, "executions");
     this.costs = Objects.requireNonNull(costs, "costs");
     this.budgets = Objects.requireNonNull(budgets, "budgets");
-    this.allowlists = Objects.requireNonNull(allowlists, "allowlists");
-    this.roles = Objects.requireNonNull(roles, "roles");
+    this.planner =
+        new SubagentPlanner(
+            Objects.requireNonNull(roles, "roles"),
+            Objects.requireNonNull(allowlists, "allowlists"));
     this.handoff = seconds(env, HANDOFF_SETTING, 1, 86_400, HANDOFF);
     this.maxParallel =
         (int)
             seconds(env, PARALLEL_SETTING, 1, 8, Duration.ofSeconds(DEFAULT_PARALLEL)).toSeconds();
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.turns =
+        new SubagentTurns(
+            database,
+            sessions,
+            Objects.requireNonNull(executions, "executions"),
+            clock,
+            () -> closing);
+    this.results = new SubagentResults(database, sessions, clock);
   }
 
   private static Duration seconds(
@@ -122,37 +132,41 @@ final class SubagentService implements AutoCloseable {
         name + " must be a whole number from " + min + " to " + max + ", got '" + value + "'.");
   }
 
-  /** One item as it will run. */
-  private record Planned(
-      Subagents.Item item,
-      SubagentRoles.Role role,
-      String backend,
-      String model,
-      List<String> allowlist) {}
-
   /** A call under way: its rows' ids in item order, and whether its caller still waits. */
   private static final class Call {
     final String id;
     final String parentSessionId;
     final Subagents.Mode mode;
     final List<String> agents;
+
+    /** The text each agent's turn is sent, in order. */
+    final List<String> prompts;
+
     boolean done;
     boolean background;
 
-    Call(String id, String parentSessionId, Subagents.Mode mode, List<String> agents) {
+    Call(
+        String id,
+        String parentSessionId,
+        Subagents.Mode mode,
+        List<String> agents,
+        List<String> prompts,
+        boolean background) {
       this.id = id;
       this.parentSessionId = parentSessionId;
       this.mode = mode;
-      this.agents = agents;
+      this.agents = List.copyOf(agents);
+      this.prompts = List.copyOf(prompts);
+      this.background = background;
     }
   }
 
   /** Runs an {@code agent} call: its outcomes, or (background, or past the hand-off) its ids. */
   Subagents.Ran run(Subagents.Run run) {
     Session parent = parent(run.sessionId());
-    List<Planned> plan = new ArrayList<>();
+    List<SubagentPlanner.Planned> plan = new ArrayList<>();
     for (Subagents.Item item : run.items()) {
-      plan.add(plan(parent, run, item));
+      plan.add(planner.plan(parent, run, item));
     }
     String refusal = budgets.get().refusal(costs, parent.project(), clock);
     if (refusal != null) {
@@ -162,7 +176,7 @@ final class SubagentService implements AutoCloseable {
     Call call = start(parent, run, plan);
     CompletableFuture<Void> work = CompletableFuture.runAsync(() -> execute(call), pool);
     if (run.background()) {
-      background(call);
+      // Marked at the start (its rows too): its results are delivered however soon it ends.
       return ran(call, true);
     }
     try {
@@ -200,79 +214,13 @@ final class SubagentService implements AutoCloseable {
     return parent;
   }
 
-  private Planned plan(Session parent, Subagents.Run run, Subagents.Item item) {
-    SubagentRoles known = roles.get();
-    SubagentRoles.Role role = known.get(item.subagentType());
-    if (role == null) {
-      throw invalid(
-          "Unknown subagent_type '"
-              + item.subagentType()
-              + "'. Known: "
-              + String.join(", ", known.names())
-              + ".");
-    }
-    String backend = first(item.backend(), run.backend(), role.backend(), parent.backend());
-    String model = first(item.model(), run.model(), role.model());
-    if (model == null && backend.equals(parent.backend())) {
-      model = parent.model();
-    }
-    if (backend.equals("command") && parent.program() == null) {
-      throw invalid(
-          "A subagent on the command backend runs its parent's program, and this session has"
-              + " none: choose another backend.");
-    }
-    List<String> groups = backend.equals("claude") ? List.of("core", "ext") : List.of("core");
-    List<String> served = allowlists.tools(groups);
-    if (served == null) {
-      throw new CodedException(
-          ErrorCodes.UNAVAILABLE,
-          "This agent server cannot tell which tools a subagent may have; no subagent was"
-              + " started.");
-    }
-    List<String> allowed =
-        served.stream().filter(t -> !Subagents.DELEGATION_TOOLS.contains(t)).toList();
-    List<String> allowlist = allowed;
-    if (role.tools() != null) {
-      for (String tool : role.tools()) {
-        if (!allowed.contains(tool)) {
-          throw invalid(
-              "The role '"
-                  + role.name()
-                  + "' names the tool '"
-                  + tool
-                  + "', which a subagent on "
-                  + backend
-                  + " does not have.");
-        }
-      }
-      allowlist = role.tools();
-    }
-    if (allowlist.isEmpty()) {
-      throw invalid("A subagent on " + backend + " would have no tools.");
-    }
-    return new Planned(item, role, backend, model, allowlist);
-  }
-
-  private static String first(String... values) {
-    for (String value : values) {
-      if (value != null) {
-        return value;
-      }
-    }
-    return null;
-  }
-
-  private static CodedException invalid(String message) {
-    return new CodedException(ErrorCodes.INVALID_ARGUMENT, message);
-  }
-
   /** Makes the child sessions and records the subagents, all before any runs. */
-  private Call start(Session parent, Subagents.Run run, List<Planned> plan) {
+  private Call start(Session parent, Subagents.Run run, List<SubagentPlanner.Planned> plan) {
     String callId = "call-" + hex(6);
     String parentExecution = sessions.runningExecution(parent.id());
     List<SubagentStore.Row> rows = new ArrayList<>();
     for (int i = 0; i < plan.size(); i++) {
-      Planned p = plan.get(i);
+      SubagentPlanner.Planned p = plan.get(i);
       Session child;
       try {
         child =
@@ -330,24 +278,19 @@ final class SubagentService implements AutoCloseable {
             });
     Call call =
         new Call(
-            callId, parent.id(), run.mode(), rows.stream().map(SubagentStore.Row::id).toList());
+            callId,
+            parent.id(),
+            run.mode(),
+            rows.stream().map(SubagentStore.Row::id).toList(),
+            plan.stream().map(SubagentPlanner.Planned::prompt).toList(),
+            run.background());
     calls.put(callId, call);
-    List<String> prompts = new ArrayList<>();
-    for (Planned p : plan) {
-      prompts.add(
-          p.role().systemPrompt().isEmpty()
-              ? p.item().prompt()
-              : p.role().systemPrompt() + "\n\n" + p.item().prompt());
-    }
-    this.prompts.put(callId, prompts);
     return call;
   }
 
-  private final Map<String, List<String>> prompts = new ConcurrentHashMap<>();
-
   /** Runs a call's items as its mode says, then delivers its results if its caller left. */
   private void execute(Call call) {
-    List<String> texts = prompts.remove(call.id);
+    List<String> texts = call.prompts;
     try {
       switch (call.mode) {
         case CHAIN -> chain(call, texts);
@@ -420,77 +363,20 @@ final class SubagentService implements AutoCloseable {
     runs.forEach(CompletableFuture::join);
   }
 
-  /** Runs one subagent's turn in its child session, and records how it ended. */
   private void runOne(String agentId, String prompt) {
-    SubagentStore.Row row = row(agentId);
-    if (!row.running() || closing) {
-      return;
-    }
-    note(
-        row.parentSessionId(),
-        "Subagent "
-            + agentId
-            + " ("
-            + row.subagentType()
-            + ") started in session "
-            + row.childSessionId()
-            + ": "
-            + row.description());
-    CompletableFuture<SessionService.Update.TurnEnded> ended = new CompletableFuture<>();
-    try (SessionService.Subscription ignored =
-        sessions.follow(
-            row.childSessionId(),
-            update -> {
-              if (update instanceof SessionService.Update.TurnEnded end) {
-                ended.complete(end);
-              }
-            })) {
-      sessions.send(row.childSessionId(), prompt, "subagent");
-      SessionService.Update.TurnEnded end = ended.join();
-      Execution execution = executions.get(end.executionId());
-      double usd = execution == null ? 0 : execution.costUsd();
-      String status =
-          switch (end.status()) {
-            case COMPLETED -> SubagentStore.COMPLETED;
-            case CANCELLED -> closing ? SubagentStore.INTERRUPTED : SubagentStore.STOPPED;
-            default -> SubagentStore.FAILED;
-          };
-      finish(
-          agentId,
-          status,
-          status.equals(SubagentStore.COMPLETED) && execution != null ? execution.output() : null,
-          end.error(),
-          usd);
-    } catch (SessionException e) {
-      finish(agentId, SubagentStore.FAILED, null, e.getMessage(), 0);
-    }
-    SubagentStore.Row done = row(agentId);
-    note(
-        row.parentSessionId(),
-        "Subagent "
-            + agentId
-            + " "
-            + done.status()
-            + String.format(java.util.Locale.ROOT, " (%.4f USD)", done.costUsd())
-            + (done.error() == null ? "." : ": " + done.error()));
-  }
-
-  private void note(String sessionId, String text) {
-    try {
-      sessions.record(sessionId, Transcript.Kind.NOTE, Transcript.text(text));
-    } catch (SessionException e) {
-      log.debug("no note for {}", sessionId);
-    }
+    turns.run(agentId, prompt);
   }
 
   private SubagentStore.Row row(String agentId) {
-    return database.get().read(c -> SubagentStore.get(c, agentId));
+    return turns.row(agentId);
   }
 
   private boolean finish(String agentId, String status, String output, String error, double usd) {
-    return database
-        .get()
-        .write(c -> SubagentStore.finish(c, agentId, status, output, error, usd, clock.instant()));
+    return turns.finish(agentId, status, output, error, usd);
+  }
+
+  private void deliver(String callId) {
+    results.deliver(callId);
   }
 
   private void background(Call call) {
@@ -539,53 +425,6 @@ final class SubagentService implements AutoCloseable {
     }
     return new Subagents.Stopped(
         row.id(), true, SubagentStore.STOPPED, "Stopped; what it produced is discarded.");
-  }
-
-  /**
-   * Sends the results of a background call to its parent, once: the inbox key is the call's, so
-   * that a repeat (after a restart, say) is no new message.
-   */
-  void deliver(String callId) {
-    List<SubagentStore.Row> rows = database.get().read(c -> SubagentStore.ofCall(c, callId));
-    if (rows.isEmpty() || rows.stream().anyMatch(SubagentStore.Row::running)) {
-      return;
-    }
-    StringBuilder text = new StringBuilder("The background subagents of ");
-    text.append(callId).append(" ended.\n");
-    for (SubagentStore.Row r : rows) {
-      text.append("\n[")
-          .append(r.id())
-          .append("] ")
-          .append(r.description())
-          .append(" — ")
-          .append(r.status());
-      if (r.output() != null) {
-        text.append(":\n").append(r.output());
-      } else if (r.error() != null) {
-        text.append(": ").append(r.error());
-      }
-      text.append('\n');
-    }
-    try {
-      sessions.wake(
-          rows.get(0).parentSessionId(), text.toString(), "subagent", "subagent:" + callId);
-      database
-          .get()
-          .write(
-              c -> {
-                SubagentStore.delivered(c, callId, clock.instant());
-                return null;
-              });
-    } catch (SessionException e) {
-      log.info("the parent of {} is gone; its results are dropped", callId);
-      database
-          .get()
-          .write(
-              c -> {
-                SubagentStore.delivered(c, callId, clock.instant());
-                return null;
-              });
-    }
   }
 
   /**
