@@ -19,10 +19,19 @@ import java.util.function.Supplier;
 final class SubagentPlanner {
   private final Supplier<SubagentRoles> roles;
   private final AllowlistCheck allowlists;
+  private final java.util.function.BinaryOperator<String> unfitness;
 
-  SubagentPlanner(Supplier<SubagentRoles> roles, AllowlistCheck allowlists) {
+  /**
+   * @param unfitness why a session on a backend (first) with a model (second, null: the default)
+   *     could not be created, or null
+   */
+  SubagentPlanner(
+      Supplier<SubagentRoles> roles,
+      AllowlistCheck allowlists,
+      java.util.function.BinaryOperator<String> unfitness) {
     this.roles = roles;
     this.allowlists = allowlists;
+    this.unfitness = unfitness;
   }
 
   /** One item as it will run. */
@@ -60,6 +69,10 @@ final class SubagentPlanner {
     String model = first(item.model(), run.model(), role.model());
     if (model == null && backend.equals(parent.backend())) {
       model = parent.model();
+    }
+    String unfit = unfitness.apply(backend, model);
+    if (unfit != null) {
+      throw invalid(unfit);
     }
     if (backend.equals("command") && parent.program() == null) {
       throw invalid(

@@ -98,7 +98,8 @@ final class SubagentService implements AutoCloseable {
     this.planner =
         new SubagentPlanner(
             Objects.requireNonNull(roles, "roles"),
-            Objects.requireNonNull(allowlists, "allowlists"));
+            Objects.requireNonNull(allowlists, "allowlists"),
+            sessions::unfit);
     this.handoff = seconds(env, HANDOFF_SETTING, 1, 86_400, HANDOFF);
     this.maxParallel =
         (int)

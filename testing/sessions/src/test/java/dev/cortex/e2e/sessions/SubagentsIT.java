@@ -239,6 +239,11 @@ class SubagentsIT extends OnOneServer {
                 "general-purpose",
                 "backend",
                 "nonexistent"));
+    Map<String, Object> elsewhere = new LinkedHashMap<>(item("later", "y"));
+    elsewhere.put("backend", "nonexistent");
+    bad = new ArrayList<>(bad);
+    // A later item that cannot run refuses the call before the first is made.
+    bad.add(Map.of("parallel", List.of(item("fine", "y"), elsewhere)));
     List<Map<String, Object>> calls = new ArrayList<>();
     bad.forEach(arguments -> calls.add(call("agent", arguments)));
     calls.add(call("agent_stop", Map.of("agent_id", "sa-000000000000")));
@@ -254,7 +259,8 @@ class SubagentsIT extends OnOneServer {
     assertThat(text(results.get(2))).contains("INVALID_ARGUMENT", "no-such-role", "explore");
     assertThat(text(results.get(3))).contains("INVALID_ARGUMENT");
     assertThat(text(results.get(4))).contains("INVALID_ARGUMENT", "nonexistent");
-    assertThat(text(results.get(5))).contains("NOT_FOUND");
+    assertThat(text(results.get(5))).contains("INVALID_ARGUMENT", "nonexistent");
+    assertThat(text(results.get(6))).contains("NOT_FOUND");
     assertThat(fixture.sessionIds()).hasSize(sessionsBefore);
     assertThat(ofKind(api.transcript(parent), "note")).isEmpty();
 
