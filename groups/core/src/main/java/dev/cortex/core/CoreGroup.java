@@ -31,7 +31,7 @@ public final class CoreGroup {
    * agentServer}.
    */
   public static CapabilityGroup create(CortexHome home, AgentServerClient agentServer) {
-    return create(home, agentServer, Clock.systemUTC(), java.util.Map.of());
+    return create(home, agentServer, Clock.systemUTC(), java.util.Map.of(), List.of());
   }
 
   /**
@@ -40,22 +40,37 @@ public final class CoreGroup {
    */
   public static CapabilityGroup create(
       CortexHome home, AgentServerClient agentServer, java.util.Map<String, String> env) {
-    return create(home, agentServer, Clock.systemUTC(), env);
+    return create(home, agentServer, Clock.systemUTC(), env, List.of());
+  }
+
+  /**
+   * The group as {@link #create(CortexHome, AgentServerClient, java.util.Map)} makes it, with the
+   * roles of {@code cortex.toml}'s {@code [agents]} ({@link AgentsTable}).
+   */
+  public static CapabilityGroup create(
+      CortexHome home,
+      AgentServerClient agentServer,
+      java.util.Map<String, String> env,
+      List<dev.cortex.protocol.webhook.SubagentRoles.Role> configured) {
+    return create(home, agentServer, Clock.systemUTC(), env, configured);
   }
 
   /** The group as {@link #create(CortexHome, AgentServerClient)} makes it, on {@code clock}. */
   static CapabilityGroup create(CortexHome home, AgentServerClient agentServer, Clock clock) {
-    return create(home, agentServer, clock, java.util.Map.of());
+    return create(home, agentServer, clock, java.util.Map.of(), List.of());
   }
 
   static CapabilityGroup create(
       CortexHome home,
       AgentServerClient agentServer,
       Clock clock,
-      java.util.Map<String, String> env) {
+      java.util.Map<String, String> env,
+      List<dev.cortex.protocol.webhook.SubagentRoles.Role> configured) {
     java.util.List<dev.cortex.mcp.tool.ToolSpec> delegation =
         new SubagentTools(
-                agentServer, dev.cortex.protocol.webhook.SubagentRoles.load(home.configDir()), env)
+                agentServer,
+                dev.cortex.protocol.webhook.SubagentRoles.load(home.configDir(), configured),
+                env)
             .specs();
     Remote remote = new Remote(agentServer, clock);
     RemoteWrite write = new RemoteWrite(remote);

@@ -14,12 +14,13 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The roles a subagent may take ({@code subagent_type}): the built-in ones, and those of {@code
- * $CORTEX_HOME/config/agents/*.md} (a file's name is its role's; a file may replace a built-in
- * role). A role file is an optional front matter between {@code ---} lines ({@code description:},
- * {@code backend:}, {@code model:}, {@code tools:} a comma-separated allowlist) and the system
- * prompt after it. A file that cannot be read or is malformed is left out, with a problem the
- * server logs. At most {@link #MAX_ROLES} roles are kept, built-in ones first.
+ * The roles a subagent may take ({@code subagent_type}): the built-in ones, those of {@code
+ * cortex.toml}'s {@code [agents]} table, and those of {@code $CORTEX_HOME/config/agents/*.md} (a
+ * file's name is its role's; a file may replace a built-in role). A role file is an optional front
+ * matter between {@code ---} lines ({@code description:}, {@code backend:}, {@code model:}, {@code
+ * tools:} a comma-separated allowlist) and the system prompt after it. A file that cannot be read
+ * or is malformed is left out, with a problem the server logs. At most {@link #MAX_ROLES} roles are
+ * kept, built-in ones first.
  */
 public final class SubagentRoles {
   /** The most roles kept (and listed in the {@code agent} tool's description). */
@@ -90,8 +91,21 @@ public final class SubagentRoles {
 
   /** The built-in roles and those of {@code configDir/agents/*.md}. */
   public static SubagentRoles load(Path configDir) {
+    return load(configDir, List.of());
+  }
+
+  /**
+   * The built-in roles, then {@code configured} ({@code cortex.toml}'s {@code [agents]}), then
+   * those of {@code configDir/agents/*.md}; a later role replaces an earlier one of its name.
+   */
+  public static SubagentRoles load(Path configDir, List<Role> configured) {
     Map<String, Role> roles = new LinkedHashMap<>();
     BUILT_IN.forEach(r -> roles.put(r.name(), r));
+    for (Role role : configured) {
+      if (roles.containsKey(role.name()) || roles.size() < MAX_ROLES) {
+        roles.put(role.name(), role);
+      }
+    }
     List<String> problems = new ArrayList<>();
     Path dir = configDir.resolve("agents");
     if (Files.isDirectory(dir)) {

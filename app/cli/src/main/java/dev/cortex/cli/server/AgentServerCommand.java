@@ -171,7 +171,10 @@ public final class AgentServerCommand implements Callable<Integer> {
                   }
                 },
                 live::problem,
-                services.settings().get(UiSettings.TABLE)));
+                services.settings().get(UiSettings.TABLE),
+                () ->
+                    dev.cortex.protocol.webhook.SubagentRoles.load(
+                        home.configDir(), live.get().get(dev.cortex.core.AgentsTable.TABLE))));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

@@ -100,6 +100,7 @@ public final class Daemon implements AutoCloseable {
    *     CORTEX_CONFIG_IMMUTABLE=1})
    * @param settingsProblem what is wrong with the last edit of cortex.toml, if anything, for {@code
    *     GET /health}
+   * @param subagentRoles the roles subagents may take, as they stand now
    */
   public record Options(
       CortexHome home,
@@ -116,7 +117,8 @@ public final class Daemon implements AutoCloseable {
       Supplier<WaitSettings> waitSettings,
       AllowlistCheck allowlists,
       Supplier<Optional<SettingsProblem>> settingsProblem,
-      UiSettings ui) {
+      UiSettings ui,
+      Supplier<SubagentRoles> subagentRoles) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -133,6 +135,43 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(allowlists, "allowlists");
       Objects.requireNonNull(settingsProblem, "settingsProblem");
       Objects.requireNonNull(ui, "ui");
+      Objects.requireNonNull(subagentRoles, "subagentRoles");
+    }
+
+    /** Options whose subagent roles are the built-in ones and {@code config/agents/}' files. */
+    public Options(
+        CortexHome home,
+        Map<String, String> env,
+        ServerSettings server,
+        DeviceSettings devices,
+        String version,
+        Supplier<Database> database,
+        Runnable writeClientConfigs,
+        Clock clock,
+        SessionSettings sessionSettings,
+        Supplier<Budgets> budgets,
+        List<Backend> backends,
+        Supplier<WaitSettings> waitSettings,
+        AllowlistCheck allowlists,
+        Supplier<Optional<SettingsProblem>> settingsProblem,
+        UiSettings ui) {
+      this(
+          home,
+          env,
+          server,
+          devices,
+          version,
+          database,
+          writeClientConfigs,
+          clock,
+          sessionSettings,
+          budgets,
+          backends,
+          waitSettings,
+          allowlists,
+          settingsProblem,
+          ui,
+          () -> SubagentRoles.load(home.configDir()));
     }
 
     /** Options without the workbench's connector. */
@@ -308,7 +347,7 @@ public final class Daemon implements AutoCloseable {
             costs,
             options.budgets(),
             options.allowlists(),
-            () -> SubagentRoles.load(options.home().configDir()),
+            options.subagentRoles(),
             options.env(),
             options.clock());
     SpoolDrain spool =

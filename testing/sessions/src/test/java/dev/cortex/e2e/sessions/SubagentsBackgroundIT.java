@@ -33,6 +33,14 @@ class SubagentsBackgroundIT {
   @TempDir static Path home;
   @TempDir static Path work;
 
+  /** A role of cortex.toml's [agents] table. */
+  static final String TOML =
+      """
+      [agents.clock-reader]
+      description = "Reads the clock, and nothing else."
+      tools = ["current_time"]
+      """;
+
   static SessionServer fixture;
   static SessionApi api;
 
@@ -40,7 +48,7 @@ class SubagentsBackgroundIT {
   static void start() throws Exception {
     fixture =
         SessionServer.start(
-            home, work, null, Map.of("CORTEX_TEST_SUBAGENT_HANDOFF_SECONDS", "1"), null);
+            home, work, TOML, Map.of("CORTEX_TEST_SUBAGENT_HANDOFF_SECONDS", "1"), null);
     api = fixture.api;
   }
 
@@ -242,6 +250,41 @@ class SubagentsBackgroundIT {
             Map.of("x-cortex-token", fixture.server.token()));
     assertThat(badLimit.statusCode()).isEqualTo(400);
     assertThat(badLimit.body()).contains("INVALID_ARGUMENT", "limit");
+  }
+
+  @Test
+  void agent_roleOfTheAgentsTable_hasOnlyItsTools_andIsNamedAmongTheRoles() throws Exception {
+    String parent = fixture.scripted("table-parent", Map.of()).path("id").asString();
+    JsonNode ran =
+        content(
+            calls(
+                parent,
+                "agent",
+                Map.of(
+                    "description",
+                    "list tools",
+                    "prompt",
+                    script(Map.of("list_tools", true)),
+                    "subagent_type",
+                    "clock-reader")));
+    String child = ran.path("agents").get(0).path("session_id").asString();
+    // This server hands a call off after a second: the child may still be listing.
+    api.awaitIdle(child);
+    List<JsonNode> transcript = api.transcript(child);
+    assertThat(SessionServer.listed(transcript))
+        .as("%s", transcript)
+        .containsOnlyKeys("cortex-core")
+        .containsValue(List.of("current_time"));
+
+    // A parent of its own: the first may be taking the handed-off call's results.
+    String other = fixture.scripted("table-parent-2", Map.of()).path("id").asString();
+    JsonNode unknown =
+        calls(
+            other,
+            "agent",
+            Map.of("description", "d", "prompt", "p", "subagent_type", "no-such-role"));
+    assertThat(unknown.path("body").path("content").asString())
+        .contains("clock-reader", "general-purpose", "explore");
   }
 
   private static Map<String, Object> sleeper(String description, Path pidFile) {
