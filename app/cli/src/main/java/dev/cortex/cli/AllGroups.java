@@ -44,7 +44,12 @@ public final class AllGroups {
         GroupRegistry.builder()
             .add(
                 CoreGroup.DESCRIPTOR,
-                () -> CoreGroup.create(services.home(), services.agentServer()))
+                () ->
+                    CoreGroup.create(
+                        services.home(),
+                        services.agentServer(),
+                        services.env(),
+                        services.settings().get(dev.cortex.core.AgentsTable.TABLE)))
             .add(
                 ExtGroup.DESCRIPTOR,
                 () ->

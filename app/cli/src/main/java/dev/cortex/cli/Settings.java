@@ -39,7 +39,8 @@ public record Settings(CortexToml tables) {
           WaitSettings.TABLE,
           ModelCatalog.PROVIDERS_TABLE,
           ModelCatalog.MODELS_TABLE,
-          AuditSettings.TABLE);
+          AuditSettings.TABLE,
+          dev.cortex.core.AgentsTable.TABLE);
 
   /**
    * Reads the settings; the catalog's entries are checked against each other here too (a model of

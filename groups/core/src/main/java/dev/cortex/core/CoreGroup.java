@@ -31,11 +31,47 @@ public final class CoreGroup {
    * agentServer}.
    */
   public static CapabilityGroup create(CortexHome home, AgentServerClient agentServer) {
-    return create(home, agentServer, Clock.systemUTC());
+    return create(home, agentServer, Clock.systemUTC(), java.util.Map.of(), List.of());
+  }
+
+  /**
+   * The group for a server whose home is {@code home} and whose environment is {@code env} (the
+   * models subagents may use: {@code CORTEX_SUBAGENT_*_MODELS}).
+   */
+  public static CapabilityGroup create(
+      CortexHome home, AgentServerClient agentServer, java.util.Map<String, String> env) {
+    return create(home, agentServer, Clock.systemUTC(), env, List.of());
+  }
+
+  /**
+   * The group as {@link #create(CortexHome, AgentServerClient, java.util.Map)} makes it, with the
+   * roles of {@code cortex.toml}'s {@code [agents]} ({@link AgentsTable}).
+   */
+  public static CapabilityGroup create(
+      CortexHome home,
+      AgentServerClient agentServer,
+      java.util.Map<String, String> env,
+      List<dev.cortex.protocol.webhook.SubagentRoles.Role> configured) {
+    return create(home, agentServer, Clock.systemUTC(), env, configured);
   }
 
   /** The group as {@link #create(CortexHome, AgentServerClient)} makes it, on {@code clock}. */
   static CapabilityGroup create(CortexHome home, AgentServerClient agentServer, Clock clock) {
+    return create(home, agentServer, clock, java.util.Map.of(), List.of());
+  }
+
+  static CapabilityGroup create(
+      CortexHome home,
+      AgentServerClient agentServer,
+      Clock clock,
+      java.util.Map<String, String> env,
+      List<dev.cortex.protocol.webhook.SubagentRoles.Role> configured) {
+    java.util.List<dev.cortex.mcp.tool.ToolSpec> delegation =
+        new SubagentTools(
+                agentServer,
+                dev.cortex.protocol.webhook.SubagentRoles.load(home.configDir(), configured),
+                env)
+            .specs();
     Remote remote = new Remote(agentServer, clock);
     RemoteWrite write = new RemoteWrite(remote);
     RemoteSearch search = new RemoteSearch(remote);
@@ -51,7 +87,9 @@ public final class CoreGroup {
                 search.grep(),
                 jobs.spec(),
                 jobs.kill(),
-                CurrentTime.spec()))
+                CurrentTime.spec(),
+                delegation.get(0),
+                delegation.get(1)))
         .withLeadNote(DeviceCatalogue.note(home.root().resolve(Machines.FILE)))
         .withInstructions(INSTRUCTIONS);
   }
@@ -64,5 +102,6 @@ public final class CoreGroup {
           + " remote_glob and search them with remote_grep, rather than through shell commands;"
           + " run commands with remote_bash, and long work with run_in_background, then follow it"
           + " with remote_job (and stop it with remote_job_kill). Follow the AGENTS.md text that comes with a file. current_time gives"
-          + " the time in any zone.";
+          + " the time in any zone. agent delegates self-contained work to subagents (one,"
+          + " several at once, or a chain); agent_stop stops one.";
 }

@@ -25,6 +25,7 @@ import dev.cortex.server.daemon.DeviceCredentials;
 import dev.cortex.server.daemon.DeviceSettings;
 import dev.cortex.server.daemon.ServerSettings;
 import dev.cortex.server.loop.ApiBackend;
+import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
 import dev.cortex.server.sessions.SessionSettings;
 import dev.cortex.server.sessions.backend.ClaudeBackend;
@@ -143,21 +144,37 @@ public final class AgentServerCommand implements Callable<Integer> {
                         ModelCalls.Sleeper.REAL,
                         clock)),
                 () -> live.get().get(WaitSettings.TABLE),
-                (groups, allowlist) -> {
-                  // The composition a session's MCP server will make, checked the same way.
-                  try {
-                    Composition.select(
-                        AllGroups.registry(services),
-                        String.join(",", groups),
-                        null,
-                        String.join(",", allowlist));
-                    return null;
-                  } catch (StartupException e) {
-                    return e.getMessage();
+                new AllowlistCheck() {
+                  @Override
+                  public String refusal(List<String> groups, List<String> allowlist) {
+                    // The composition a session's MCP server will make, checked the same way.
+                    try {
+                      Composition.select(
+                          AllGroups.registry(services),
+                          String.join(",", groups),
+                          null,
+                          String.join(",", allowlist));
+                      return null;
+                    } catch (StartupException e) {
+                      return e.getMessage();
+                    }
+                  }
+
+                  @Override
+                  public List<String> tools(List<String> groups) {
+                    return Composition.select(
+                            AllGroups.registry(services), String.join(",", groups), null, null)
+                        .tools()
+                        .stream()
+                        .map(tool -> tool.name())
+                        .toList();
                   }
                 },
                 live::problem,
-                services.settings().get(UiSettings.TABLE)));
+                services.settings().get(UiSettings.TABLE),
+                () ->
+                    dev.cortex.protocol.webhook.SubagentRoles.load(
+                        home.configDir(), live.get().get(dev.cortex.core.AgentsTable.TABLE))));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

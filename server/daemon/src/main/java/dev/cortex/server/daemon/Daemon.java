@@ -13,6 +13,7 @@ import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.hub.Machines;
 import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
+import dev.cortex.protocol.webhook.SubagentRoles;
 import dev.cortex.protocol.webhook.Webhook;
 import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
@@ -83,6 +84,9 @@ public final class Daemon implements AutoCloseable {
   private final Path serverFile;
   private volatile boolean stopping;
 
+  /** The subagents, ended before the sessions when the server stops. */
+  private volatile SubagentService subagents;
+
   /** The workbench's event streams, ended first when the server stops. */
   private volatile UiEvents uiEvents;
 
@@ -96,6 +100,7 @@ public final class Daemon implements AutoCloseable {
    *     CORTEX_CONFIG_IMMUTABLE=1})
    * @param settingsProblem what is wrong with the last edit of cortex.toml, if anything, for {@code
    *     GET /health}
+   * @param subagentRoles the roles subagents may take, as they stand now
    */
   public record Options(
       CortexHome home,
@@ -112,7 +117,8 @@ public final class Daemon implements AutoCloseable {
       Supplier<WaitSettings> waitSettings,
       AllowlistCheck allowlists,
       Supplier<Optional<SettingsProblem>> settingsProblem,
-      UiSettings ui) {
+      UiSettings ui,
+      Supplier<SubagentRoles> subagentRoles) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -129,6 +135,43 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(allowlists, "allowlists");
       Objects.requireNonNull(settingsProblem, "settingsProblem");
       Objects.requireNonNull(ui, "ui");
+      Objects.requireNonNull(subagentRoles, "subagentRoles");
+    }
+
+    /** Options whose subagent roles are the built-in ones and {@code config/agents/}' files. */
+    public Options(
+        CortexHome home,
+        Map<String, String> env,
+        ServerSettings server,
+        DeviceSettings devices,
+        String version,
+        Supplier<Database> database,
+        Runnable writeClientConfigs,
+        Clock clock,
+        SessionSettings sessionSettings,
+        Supplier<Budgets> budgets,
+        List<Backend> backends,
+        Supplier<WaitSettings> waitSettings,
+        AllowlistCheck allowlists,
+        Supplier<Optional<SettingsProblem>> settingsProblem,
+        UiSettings ui) {
+      this(
+          home,
+          env,
+          server,
+          devices,
+          version,
+          database,
+          writeClientConfigs,
+          clock,
+          sessionSettings,
+          budgets,
+          backends,
+          waitSettings,
+          allowlists,
+          settingsProblem,
+          ui,
+          () -> SubagentRoles.load(home.configDir()));
     }
 
     /** Options without the workbench's connector. */
@@ -296,6 +339,17 @@ public final class Daemon implements AutoCloseable {
             options.home().root().toString(),
             boundWebhook::get,
             options.clock());
+    SubagentService subagents =
+        new SubagentService(
+            options.database(),
+            sessions,
+            executions,
+            costs,
+            options.budgets(),
+            options.allowlists(),
+            options.subagentRoles(),
+            options.env(),
+            options.clock());
     SpoolDrain spool =
         new SpoolDrain(
             new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, Clock.systemUTC());
@@ -303,6 +357,7 @@ public final class Daemon implements AutoCloseable {
     // Before any route or the hub can take a message: a turn started by one would otherwise have
     // its offers reset and its session marked interrupted by the recovery.
     sessions.recover();
+    subagents.recover();
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
@@ -348,6 +403,11 @@ public final class Daemon implements AutoCloseable {
             (route, handler) ->
                 builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     new InteractionRoutes(interactions, options.version())
+        .handlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    new SubagentRoutes(subagents, options.version())
         .handlers()
         .forEach(
             (route, handler) ->
@@ -519,6 +579,7 @@ public final class Daemon implements AutoCloseable {
                 new Housekeeping.Step("ungreeted connections", hubRoutes::sweep),
                 new Housekeeping.Step("waitpoints", waitpoints::sweep),
                 new Housekeeping.Step("interactions", interactions::sweep),
+                new Housekeeping.Step("subagents' results", subagents::sweep),
                 new Housekeeping.Step("workbench sessions", signins::sweep),
                 new Housekeeping.Step("the workbench's event journal", journal::sweep),
                 new Housekeeping.Step("the spool", spool::drain),
@@ -529,6 +590,7 @@ public final class Daemon implements AutoCloseable {
     Daemon daemon =
         new Daemon(options, hub, registry, http, sweeper, sessions, interactions, serverFile);
     daemon.uiEvents = uiEvents;
+    daemon.subagents = subagents;
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
@@ -643,6 +705,10 @@ public final class Daemon implements AutoCloseable {
       streams.close();
     }
     interactions.close();
+    SubagentService delegated = subagents;
+    if (delegated != null) {
+      delegated.close();
+    }
     sessions.close();
     hub.shutdown();
     sweeper.shutdownNow();
@@ -750,6 +816,7 @@ public final class Daemon implements AutoCloseable {
         SessionsSchema.area(),
         WaitpointsSchema.area(),
         InteractionsSchema.area(),
+        SubagentsSchema.area(),
         Signins.area(),
         WebSchema.area());
   }

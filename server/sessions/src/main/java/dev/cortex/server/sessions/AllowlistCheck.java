@@ -14,4 +14,12 @@ public interface AllowlistCheck {
 
   /** Why {@code groups} cannot serve {@code allowlist}, in a sentence; null when they can. */
   String refusal(List<String> groups, List<String> allowlist);
+
+  /**
+   * The tools {@code groups} serve, in order (what a subagent's allowlist is cut from); null when
+   * this check cannot tell.
+   */
+  default List<String> tools(List<String> groups) {
+    return null;
+  }
 }

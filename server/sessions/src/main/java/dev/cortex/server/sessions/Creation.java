@@ -110,6 +110,25 @@ final class Creation {
     return store.create(session);
   }
 
+  /**
+   * Why a session on {@code backend} with {@code model} could not be created, in a sentence; null
+   * when it could (as far as the backend and model go).
+   *
+   * @param model null for the settings' or the backend's default
+   */
+  String unfit(String backend, String model) {
+    Backend runner = backends.get(backend);
+    if (runner == null) {
+      return "Unknown backend '"
+          + backend
+          + "'. Known: "
+          + String.join(", ", backends.keySet())
+          + ".";
+    }
+    String chosen = model != null ? model : settings.model();
+    return runner.refusal(chosen != null ? chosen : runner.defaultModel(), null);
+  }
+
   private String backend(SessionService.NewSession request) throws SessionException {
     String backend = request.backend() != null ? request.backend() : settings.backend();
     if (!backends.containsKey(backend)) {

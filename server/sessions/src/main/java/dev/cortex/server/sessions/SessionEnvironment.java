@@ -25,6 +25,9 @@ import tools.jackson.databind.node.ObjectNode;
  *       session; the platform group of the channel ({@code web:}, {@code slack:}, {@code feishu:});
  *       {@code mcp-config.json}, whose server takes the composition from {@code
  *       CORTEX_MCP_BUNDLES}.
+ *   <li>a subagent ({@code started_by} subagent): {@code core} + {@code ext} on the {@code claude}
+ *       backend, {@code core} alone on the others; always with an allowlist, so that the delegation
+ *       tools are left out.
  *   <li>with a tool allowlist: a merged file {@code mcp-tool-gates/mcp-composition-<digest>.json}
  *       whose server entry carries the groups and the allowlist.
  * </ul>
@@ -73,6 +76,10 @@ public final class SessionEnvironment {
   public static List<String> groups(Session session) {
     if (session.composition() == Session.Composition.NONE) {
       return List.of();
+    }
+    if (session.startedBy() == Session.StartedBy.SUBAGENT) {
+      // No delegation below a subagent; a Claude subagent keeps ext, any other core alone.
+      return session.backend().equals("claude") ? McpConfigNames.DIRECT_GROUPS : List.of("core");
     }
     List<String> groups = new ArrayList<>(McpConfigNames.DIRECT_GROUPS);
     if (session.startedBy() == Session.StartedBy.PERSON) {

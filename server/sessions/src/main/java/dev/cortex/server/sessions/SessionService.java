@@ -185,6 +185,15 @@ public final class SessionService implements AutoCloseable {
       Path workingDirectory,
       List<String> toolAllowlist) {}
 
+  /**
+   * Why a session on {@code backend} with {@code model} (null: the default) could not be created,
+   * in a sentence; null when it could, as far as the backend and model go. Lets a caller that
+   * creates several sessions refuse them all before it creates any.
+   */
+  public String unfit(String backend, String model) {
+    return creation.unfit(backend, model);
+  }
+
   public Session create(NewSession request) throws SessionException {
     return created(creation.create(request));
   }

@@ -64,6 +64,33 @@ class SessionEnvironmentTest {
   }
 
   @Test
+  void groups_subagent_getsCoreAlone_orCoreAndExtOnClaude_andNeverAPlatformOrPersonGroup() {
+    Session onCommand = session("cli:child", Session.StartedBy.SUBAGENT);
+    assertThat(SessionEnvironment.groups(onCommand)).containsExactly("core");
+    Session onClaude =
+        new Session(
+            onCommand.id(),
+            onCommand.name(),
+            "web:child",
+            null,
+            "claude",
+            null,
+            null,
+            null,
+            "default",
+            Session.Composition.DIRECT,
+            Session.StartedBy.SUBAGENT,
+            List.of("current_time"),
+            null,
+            Path.of("/"),
+            Session.State.IDLE,
+            null,
+            onCommand.createdAt(),
+            onCommand.updatedAt());
+    assertThat(SessionEnvironment.groups(onClaude)).containsExactly("core", "ext");
+  }
+
+  @Test
   void environment_slackAndFeishuChannels_nameTheirChannel_othersNone() {
     Map<String, String> slack = environment(session("slack:C0123", Session.StartedBy.CALLBACK));
     Map<String, String> feishu = environment(session("feishu:oc_42", Session.StartedBy.SCHEDULE));

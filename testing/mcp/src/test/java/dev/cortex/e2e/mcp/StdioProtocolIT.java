@@ -244,7 +244,7 @@ class StdioProtocolIT {
 
     assertThat(toolNames(env))
         .startsWith("cortex_health")
-        .endsWith("current_time")
+        .endsWith("current_time", "agent", "agent_stop")
         .doesNotHaveDuplicates();
   }
 

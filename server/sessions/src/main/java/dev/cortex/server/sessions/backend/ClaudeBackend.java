@@ -155,7 +155,10 @@ public final class ClaudeBackend implements Backend {
 
   /**
    * The tools the turn's MCP server serves: those of its groups ({@code CORTEX_MCP_BUNDLES}), less
-   * those its allowlist ({@code CORTEX_MCP_TOOL_ALLOWLIST}) leaves out.
+   * those its allowlist ({@code CORTEX_MCP_TOOL_ALLOWLIST}) leaves out; except that {@code agent}
+   * stays when the groups serve it, so that Claude Code's own Agent and Task are taken away all the
+   * same. An allowlist that leaves {@code agent} out is a subagent's (or a role's), which must not
+   * delegate by Claude Code's own tool either.
    */
   private Set<String> served(TurnRequest request) {
     Map<String, String> env = request.environment();
@@ -175,7 +178,11 @@ public final class ClaudeBackend implements Backend {
       for (String name : ClaudeSpawn.bundles(allowlist)) {
         allowed.add(name.substring(name.lastIndexOf("__") < 0 ? 0 : name.lastIndexOf("__") + 2));
       }
+      boolean delegation = tools.contains("agent");
       tools.retainAll(allowed);
+      if (delegation) {
+        tools.add("agent");
+      }
     }
     return tools;
   }

@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param channel where the conversation happens: {@code cli:<name>}; {@code web:}, {@code slack:},
  *     {@code feishu:} for their platforms' front doors (reserved: the session API refuses them)
  * @param composition {@code direct} (the session's MCP server has its groups) or {@code none}
- * @param startedBy who started it: a person directly, an agent, a schedule or a callback
+ * @param startedBy who started it: a person directly, an agent, a schedule, a callback, or a parent
+ *     session's {@code agent} call (a subagent)
  * @param provider who serves the model ({@code anthropic}, a provider of {@code cortex.toml}), or
  *     null when the backend does not say
  * @param thinking how hard the model thinks: {@code off}, {@code low}, {@code medium}, {@code
@@ -70,7 +71,9 @@ public record Session(
     PERSON,
     AGENT,
     SCHEDULE,
-    CALLBACK;
+    CALLBACK,
+    /** A parent session's {@code agent} call: a subagent, which may not delegate further. */
+    SUBAGENT;
 
     public String wire() {
       return name().toLowerCase(Locale.ROOT);

@@ -354,7 +354,7 @@ class ClaudeBackendTest {
             new CortexHome(home, home.resolve("data")),
             ClaudeBackend.ECHO_GRACE,
             Map.of(),
-            groups -> Set.of("agent", "current_time"),
+            groups -> Set.of("cortex_ask_user", "current_time"),
             () -> false);
     Map<String, String> env = new LinkedHashMap<>(request("plain-answer", "hi").environment());
     env.put("CORTEX_MCP_TOOL_ALLOWLIST", "mcp__cortex-core__current_time");
@@ -364,6 +364,28 @@ class ClaudeBackendTest {
 
     assertThat(TurnRecorder.end(turn).status()).isEqualTo(BackendEvent.Status.COMPLETED);
     assertThat(Files.readAllLines(dir.resolve("args"))).doesNotContain("--disallowedTools");
+  }
+
+  /** A subagent's allowlist leaves agent out: it may not delegate by Claude Code's Agent either. */
+  @Test
+  void start_agentLeftOutByTheAllowlist_takesAwayAgentAndTaskAllTheSame() throws Exception {
+    ClaudeBackend serving =
+        new ClaudeBackend(
+            new CortexHome(home, home.resolve("data")),
+            ClaudeBackend.ECHO_GRACE,
+            Map.of(),
+            groups -> Set.of("agent", "agent_stop", "current_time"),
+            () -> false);
+    Map<String, String> env = new LinkedHashMap<>(request("plain-answer", "hi").environment());
+    env.put("CORTEX_MCP_TOOL_ALLOWLIST", "current_time");
+    env.put("FAKE_CLAUDE_DISALLOWED", "Agent,Task");
+
+    RunningTurn turn =
+        serving.start(withEnvironment(request("plain-answer", "hi"), env), new TurnRecorder());
+
+    assertThat(TurnRecorder.end(turn).status()).isEqualTo(BackendEvent.Status.COMPLETED);
+    assertThat(Files.readAllLines(dir.resolve("args")))
+        .containsSubsequence("--disallowedTools", "Agent,Task");
   }
 
   /** Regression: as root, every turn failed on Claude Code's refusal of bypassed permissions. */

@@ -1,0 +1,76 @@
+package dev.cortex.server.daemon;
+
+import dev.cortex.base.ErrorCodes;
+import dev.cortex.protocol.webhook.Subagents;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+
+/**
+ * Subagents on the webhook ({@link Subagents}; token and protocol checked like every webhook
+ * route): the routes the {@code agent} and {@code agent_stop} tools call for their session. Bodies
+ * are read strictly; a rule broken is {@code INVALID_ARGUMENT}, a refusal its stable code.
+ */
+final class SubagentRoutes {
+  private final SubagentService subagents;
+  private final JsonRoutes routes;
+
+  SubagentRoutes(SubagentService subagents, String version) {
+    this.subagents = subagents;
+    this.routes = new JsonRoutes(version);
+  }
+
+  /** The handlers by route. */
+  Map<String, Handler> handlers() {
+    Map<String, Handler> handlers = new LinkedHashMap<>();
+    handlers.put(
+        Subagents.RUN,
+        routes.coded(
+            Subagents.Run.class, Subagents.Run.USAGE, subagents::run, SubagentRoutes::status));
+    handlers.put(
+        Subagents.STOP,
+        routes.coded(
+            Subagents.Stop.class, Subagents.Stop.USAGE, subagents::stop, SubagentRoutes::status));
+    handlers.put(
+        Subagents.LIST,
+        routes.post(
+            (body, request, response, callback) -> {
+              Subagents.Listing listing =
+                  new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()
+                      ? new Subagents.Listing(null, null)
+                      : JsonRoutes.record(
+                          body,
+                          Subagents.Listing.class,
+                          Subagents.Listing.USAGE,
+                          response,
+                          callback);
+              if (listing != null) {
+                JsonRoutes.answer(
+                    response, callback, () -> subagents.list(listing), SubagentRoutes::status);
+              }
+            }));
+    handlers.put(
+        Subagents.SHOW,
+        routes.coded(
+            Subagents.Ref.class, Subagents.Ref.USAGE, subagents::show, SubagentRoutes::status));
+    handlers.put(
+        Subagents.API_STOP,
+        routes.coded(
+            Subagents.Ref.class,
+            Subagents.Ref.USAGE,
+            subagents::stopFromApi,
+            SubagentRoutes::status));
+    return handlers;
+  }
+
+  /** The HTTP status of an error code of the subagent routes. */
+  static int status(String code) {
+    return switch (code) {
+      case Subagents.Codes.NOT_FOUND, Subagents.Codes.NO_SESSION -> 404;
+      case Subagents.Codes.NO_DELEGATION -> 403;
+      case Subagents.Codes.BUDGET_EXCEEDED -> 402;
+      case ErrorCodes.UNAVAILABLE -> 503;
+      default -> 400;
+    };
+  }
+}
