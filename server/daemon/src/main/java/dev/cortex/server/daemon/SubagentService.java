@@ -15,6 +15,7 @@ import dev.cortex.storage.Database;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -58,6 +59,12 @@ final class SubagentService implements AutoCloseable {
   static final String PARALLEL_SETTING = "CORTEX_SUBAGENT_MAX_PARALLEL";
 
   static final int DEFAULT_PARALLEL = 4;
+
+  /** The most calls under way at once, over every session; one more is refused until one ends. */
+  static final int MAX_CALLS = 32;
+
+  /** How long a finished subagent's record is kept once its result was delivered: 30 days. */
+  static final Duration KEEP = Duration.ofDays(30);
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -168,6 +175,13 @@ final class SubagentService implements AutoCloseable {
     List<SubagentPlanner.Planned> plan = new ArrayList<>();
     for (Subagents.Item item : run.items()) {
       plan.add(planner.plan(parent, run, item));
+    }
+    if (calls.size() >= MAX_CALLS) {
+      throw new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "No subagent was started: "
+              + MAX_CALLS
+              + " subagent calls are under way on this server; retry when one has ended.");
     }
     String refusal = budgets.get().refusal(costs, parent.project(), clock);
     if (refusal != null) {
@@ -463,6 +477,8 @@ final class SubagentService implements AutoCloseable {
         deliver(callId);
       }
     }
+    Instant before = clock.instant().minus(KEEP);
+    database.get().write(c -> SubagentStore.prune(c, before));
   }
 
   /** The subagents of a parent session, oldest first; every parent's, newest first. */

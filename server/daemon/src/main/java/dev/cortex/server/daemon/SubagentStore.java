@@ -174,6 +174,19 @@ final class SubagentStore {
         rs -> rs.getString(1));
   }
 
+  /**
+   * Removes the records of subagents that ended before {@code before}, of calls whose results were
+   * delivered or that had a caller waiting for them (nothing is owed).
+   */
+  static int prune(Connection c, Instant before) throws SQLException {
+    return Sql.update(
+        c,
+        "DELETE FROM subagents WHERE status != ? AND ended_at < ?"
+            + " AND (delivered_at IS NOT NULL OR background = 0)",
+        RUNNING,
+        before);
+  }
+
   static void delivered(Connection c, String callId, Instant at) throws SQLException {
     Sql.update(
         c,

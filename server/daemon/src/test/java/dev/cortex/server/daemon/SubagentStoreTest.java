@@ -127,4 +127,35 @@ class SubagentStoreTest {
     assertThat(others).isEmpty();
     assertThat(listed.get(0).view().position()).isZero();
   }
+
+  @Test
+  void prune_removesEndedRecordsOwingNothing_keepsRunningAndUndelivered() {
+    insert(
+        row("sa-000000000011", "call-f", 0, false),
+        row("sa-000000000012", "call-b", 0, true),
+        row("sa-000000000013", "call-d", 0, true),
+        row("sa-000000000014", "call-r", 0, false));
+    finish("sa-000000000011", SubagentStore.COMPLETED);
+    finish("sa-000000000012", SubagentStore.COMPLETED);
+    finish("sa-000000000013", SubagentStore.FAILED);
+    database.write(
+        c -> {
+          SubagentStore.delivered(c, "call-d", AT.plusSeconds(61));
+          return null;
+        });
+
+    int early = database.write(c -> SubagentStore.prune(c, AT.plusSeconds(60)));
+    int late = database.write(c -> SubagentStore.prune(c, AT.plusSeconds(3600)));
+    assertThat(early).isZero();
+    assertThat(late).isEqualTo(2);
+
+    assertThat(stored("sa-000000000011")).isNull();
+    assertThat(stored("sa-000000000013")).isNull();
+    assertThat(stored("sa-000000000012")).as("a background result not delivered yet").isNotNull();
+    assertThat(stored("sa-000000000014")).as("still running").isNotNull();
+  }
+
+  private SubagentStore.Row stored(String id) {
+    return database.read(c -> SubagentStore.get(c, id));
+  }
 }
