@@ -77,11 +77,12 @@ class ClaudeBackendIT {
       api.awaitIdle(session);
 
       List<String> args = Files.readAllLines(work.resolve("claude-args"));
-      // A person's session serves the interaction group, whose tools replace Claude Code's
-      // question and plan tools; nothing serves core's agent yet, so Agent and Task stay.
+      // A person's session serves core's agent and the interaction group, whose tools replace
+      // Claude Code's own delegation, question and plan tools.
       assertThat(args)
           .contains("--dangerously-skip-permissions")
-          .containsSubsequence("--disallowedTools", "AskUserQuestion,EnterPlanMode,ExitPlanMode");
+          .containsSubsequence(
+              "--disallowedTools", "Agent,Task,AskUserQuestion,EnterPlanMode,ExitPlanMode");
       assertThat(Files.readAllLines(work.resolve("claude-env"))).contains("IS_SANDBOX=1");
       List<JsonNode> transcript = api.transcript(session);
       assertThat(transcript.toString())
