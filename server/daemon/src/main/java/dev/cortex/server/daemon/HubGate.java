@@ -56,7 +56,8 @@ final class HubGate extends Handler.Wrapper {
     if (refusal.status() == 401) {
       response.getHeaders().put("WWW-Authenticate", "Bearer");
     }
-    JsonBodies.error(response, callback, refusal.status(), refusal.code(), refusal.message());
+    JsonBodies.refuse(
+        request, response, callback, refusal.status(), refusal.code(), refusal.message());
     return true;
   }
 

@@ -52,7 +52,7 @@ final class JsonRoutes {
       public boolean handle(Request request, Response response, Callback callback)
           throws Exception {
         if (!"POST".equals(request.getMethod())) {
-          JsonBodies.error(response, callback, 405, "METHOD_NOT_ALLOWED", "Use POST.");
+          JsonBodies.refuse(request, response, callback, 405, "METHOD_NOT_ALLOWED", "Use POST.");
           return true;
         }
         if (!protocolMatches(request, response, callback)) {
@@ -75,7 +75,8 @@ final class JsonRoutes {
     if (given == null || given.strip().equals(Integer.toString(Webhook.PROTOCOL))) {
       return true;
     }
-    JsonBodies.error(
+    JsonBodies.refuse(
+        request,
         response,
         callback,
         409,

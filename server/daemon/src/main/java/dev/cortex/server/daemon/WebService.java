@@ -555,7 +555,6 @@ public final class WebService {
     }
     String now = fingerprint(boardsDir().resolve(board.slug()));
     String before = seenBoards.put(board.id(), now);
-    log.info(sessionId, before, now.replace('\0', ' ').replace('\n', '|'));
     if (!now.equals(before)) {
       changed(new WebChange(WebChange.BOARD, sessionId, board.id()));
     }
