@@ -110,7 +110,7 @@ export function toolError(result) {
 
 /** The tools `cortex mcp --bundles core,evidence,workflows` serves, sorted. */
 export const EXPECTED_TOOLS = [
-  'check', 'cortex_add_evidence', 'cortex_create_claim', 'cortex_get_context', 'cortex_health',
+  'agent', 'agent_stop', 'check', 'cortex_add_evidence', 'cortex_create_claim', 'cortex_get_context', 'cortex_health',
   'cortex_review', 'cortex_track_assumption', 'cortex_update_assumption', 'current_time',
   'remote_bash', 'remote_edit', 'remote_glob', 'remote_grep', 'remote_job', 'remote_job_kill', 'remote_read',
   'remote_write', 'run', 'runs_cancel', 'runs_list', 'runs_show', 'show', 'status',

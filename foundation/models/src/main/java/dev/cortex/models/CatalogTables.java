@@ -68,36 +68,15 @@ final class CatalogTables {
   record Models(Map<String, ModelEntry> entries, String defaultModel, Problem problem) {}
 
   static final SettingsTable<Map<String, ProviderEntry>> PROVIDERS =
-      new SettingsTable<>() {
-        @Override
-        public String name() {
-          return "providers";
-        }
+      SettingsTable.open("providers", CatalogTables::providers);
 
-        @Override
-        public Set<String> keys() {
-          return Set.of();
-        }
-
-        @Override
-        public boolean openKeys() {
-          return true;
-        }
-
-        @Override
-        public Map<String, String> variables() {
-          return Map.of();
-        }
-
-        @Override
-        public Map<String, ProviderEntry> read(TableValues values) {
-          Map<String, ProviderEntry> entries = new LinkedHashMap<>();
-          for (String name : values.keys()) {
-            entries.put(name, provider(values, name));
-          }
-          return entries;
-        }
-      };
+  private static Map<String, ProviderEntry> providers(TableValues values) {
+    Map<String, ProviderEntry> entries = new LinkedHashMap<>();
+    for (String name : values.keys()) {
+      entries.put(name, provider(values, name));
+    }
+    return entries;
+  }
 
   static final SettingsTable<Models> MODELS =
       new SettingsTable<>() {

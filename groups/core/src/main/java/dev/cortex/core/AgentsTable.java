@@ -25,41 +25,20 @@ public final class AgentsTable {
   private AgentsTable() {}
 
   public static final SettingsTable<List<SubagentRoles.Role>> TABLE =
-      new SettingsTable<>() {
-        @Override
-        public String name() {
-          return "agents";
-        }
+      SettingsTable.open("agents", AgentsTable::read);
 
-        @Override
-        public Set<String> keys() {
-          return Set.of();
-        }
-
-        @Override
-        public boolean openKeys() {
-          return true;
-        }
-
-        @Override
-        public Map<String, String> variables() {
-          return Map.of();
-        }
-
-        @Override
-        public List<SubagentRoles.Role> read(TableValues values) {
-          List<SubagentRoles.Role> roles = new ArrayList<>();
-          for (String name : values.keys()) {
-            roles.add(role(values, name));
-          }
-          if (roles.size() > SubagentRoles.MAX_ROLES) {
-            throw values.problem(
-                roles.get(SubagentRoles.MAX_ROLES).name(),
-                "at most " + SubagentRoles.MAX_ROLES + " roles");
-          }
-          return List.copyOf(roles);
-        }
-      };
+  private static List<SubagentRoles.Role> read(TableValues values) {
+    List<SubagentRoles.Role> roles = new ArrayList<>();
+    for (String name : values.keys()) {
+      roles.add(role(values, name));
+    }
+    if (roles.size() > SubagentRoles.MAX_ROLES) {
+      throw values.problem(
+          roles.get(SubagentRoles.MAX_ROLES).name(),
+          "at most " + SubagentRoles.MAX_ROLES + " roles");
+    }
+    return List.copyOf(roles);
+  }
 
   private static SubagentRoles.Role role(TableValues values, String name) {
     if (!NAME.matcher(name).matches()) {

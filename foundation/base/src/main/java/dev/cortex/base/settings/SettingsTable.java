@@ -37,4 +37,38 @@ public interface SettingsTable<T> {
    *     and key (or the variable) of a wrong value
    */
   T read(TableValues values);
+
+  /**
+   * A table whose keys are names the user chooses ({@link #openKeys()}), with no environment
+   * variables, read by {@code reader}.
+   */
+  static <T> SettingsTable<T> open(
+      String name, java.util.function.Function<TableValues, T> reader) {
+    return new SettingsTable<>() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Set<String> keys() {
+        return Set.of();
+      }
+
+      @Override
+      public boolean openKeys() {
+        return true;
+      }
+
+      @Override
+      public Map<String, String> variables() {
+        return Map.of();
+      }
+
+      @Override
+      public T read(TableValues values) {
+        return reader.apply(values);
+      }
+    };
+  }
 }

@@ -138,43 +138,10 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(subagentRoles, "subagentRoles");
     }
 
-    /** Options whose subagent roles are the built-in ones and {@code config/agents/}' files. */
-    public Options(
-        CortexHome home,
-        Map<String, String> env,
-        ServerSettings server,
-        DeviceSettings devices,
-        String version,
-        Supplier<Database> database,
-        Runnable writeClientConfigs,
-        Clock clock,
-        SessionSettings sessionSettings,
-        Supplier<Budgets> budgets,
-        List<Backend> backends,
-        Supplier<WaitSettings> waitSettings,
-        AllowlistCheck allowlists,
-        Supplier<Optional<SettingsProblem>> settingsProblem,
-        UiSettings ui) {
-      this(
-          home,
-          env,
-          server,
-          devices,
-          version,
-          database,
-          writeClientConfigs,
-          clock,
-          sessionSettings,
-          budgets,
-          backends,
-          waitSettings,
-          allowlists,
-          settingsProblem,
-          ui,
-          () -> SubagentRoles.load(home.configDir()));
-    }
-
-    /** Options without the workbench's connector. */
+    /**
+     * Options without the workbench's connector, whose subagent roles are the built-in ones and
+     * {@code config/agents/}' files.
+     */
     public Options(
         CortexHome home,
         Map<String, String> env,
@@ -205,7 +172,8 @@ public final class Daemon implements AutoCloseable {
           waitSettings,
           allowlists,
           settingsProblem,
-          UiSettings.DISABLED);
+          UiSettings.DISABLED,
+          () -> SubagentRoles.load(home.configDir()));
     }
 
     boolean immutable() {
