@@ -29,10 +29,6 @@ public final class AllGroups {
   /** The groups of seed 001 whose tools are not served by this version yet. */
   static final List<GroupDescriptor> PENDING =
       List.of(
-          GroupDescriptor.of(
-              "workers", "cortex-workers", "Team mode: the main session's worker tools."),
-          GroupDescriptor.of(
-              "worker-report", "cortex-worker-report", "Team mode: the worker's report tool."),
           new GroupDescriptor(
               "slack", "cortex-slack", "File delivery to Slack.", "mcp-config-slack.json"),
           new GroupDescriptor(
@@ -62,6 +58,12 @@ public final class AllGroups {
         InteractionGroup.DESCRIPTOR,
         () -> InteractionGroup.create(services.agentServer(), java.time.Clock.systemUTC()));
     registry.add(WebGroup.DESCRIPTOR, () -> WebGroup.create(services.agentServer()));
+    registry.add(
+        dev.cortex.workers.WorkersGroup.WORKERS_DESCRIPTOR,
+        () -> dev.cortex.workers.WorkersGroup.workers(services.agentServer()));
+    registry.add(
+        dev.cortex.workers.WorkersGroup.REPORT_DESCRIPTOR,
+        () -> dev.cortex.workers.WorkersGroup.report(services.agentServer()));
     PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))

@@ -40,7 +40,8 @@ public record Settings(CortexToml tables) {
           ModelCatalog.PROVIDERS_TABLE,
           ModelCatalog.MODELS_TABLE,
           AuditSettings.TABLE,
-          dev.cortex.core.AgentsTable.TABLE);
+          dev.cortex.core.AgentsTable.TABLE,
+          dev.cortex.server.sessions.TeamSettings.TABLE);
 
   /**
    * Reads the settings; the catalog's entries are checked against each other here too (a model of

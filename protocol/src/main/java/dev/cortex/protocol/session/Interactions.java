@@ -75,7 +75,8 @@ public final class Interactions {
   public static final Set<String> LEVELS = Set.of("info", "warning", "error");
 
   /** Where an answer may come from. */
-  public static final Set<String> VIAS = Set.of("terminal", "api", "workbench", "slack", "feishu");
+  public static final Set<String> VIAS =
+      Set.of("terminal", "api", "workbench", "slack", "feishu", "team");
 
   /** An option of a multiple-choice question. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -291,7 +292,7 @@ public final class Interactions {
       by = by == null ? "person" : checkText(by, "by", 1, MAX_BY);
       via = via == null ? "api" : via.strip().toLowerCase(Locale.ROOT);
       if (!VIAS.contains(via)) {
-        throw new BadRequest("via is terminal, api, workbench, slack or feishu.");
+        throw new BadRequest("via is terminal, api, workbench, slack, feishu or team.");
       }
     }
   }

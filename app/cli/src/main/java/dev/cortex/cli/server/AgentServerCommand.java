@@ -174,7 +174,8 @@ public final class AgentServerCommand implements Callable<Integer> {
                 services.settings().get(UiSettings.TABLE),
                 () ->
                     dev.cortex.protocol.webhook.SubagentRoles.load(
-                        home.configDir(), live.get().get(dev.cortex.core.AgentsTable.TABLE))));
+                        home.configDir(), live.get().get(dev.cortex.core.AgentsTable.TABLE)),
+                services.settings().get(dev.cortex.server.sessions.TeamSettings.TABLE)));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

@@ -21,6 +21,7 @@ import dev.cortex.server.sessions.SessionEnvironment;
 import dev.cortex.server.sessions.SessionException;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.SessionSettings;
+import dev.cortex.server.sessions.TeamSettings;
 import dev.cortex.server.sessions.backend.Backend;
 import dev.cortex.server.sessions.store.Costs;
 import dev.cortex.server.sessions.store.Executions;
@@ -87,6 +88,9 @@ public final class Daemon implements AutoCloseable {
   /** The subagents, ended before the sessions when the server stops. */
   private volatile SubagentService subagents;
 
+  /** The teams' workers, no longer followed once the server stops. */
+  private volatile TeamService team;
+
   /** The workbench's event streams, ended first when the server stops. */
   private volatile UiEvents uiEvents;
 
@@ -101,6 +105,7 @@ public final class Daemon implements AutoCloseable {
    * @param settingsProblem what is wrong with the last edit of cortex.toml, if anything, for {@code
    *     GET /health}
    * @param subagentRoles the roles subagents may take, as they stand now
+   * @param team team mode ({@code [team]}): which sessions get the {@code workers} group
    */
   public record Options(
       CortexHome home,
@@ -118,7 +123,8 @@ public final class Daemon implements AutoCloseable {
       AllowlistCheck allowlists,
       Supplier<Optional<SettingsProblem>> settingsProblem,
       UiSettings ui,
-      Supplier<SubagentRoles> subagentRoles) {
+      Supplier<SubagentRoles> subagentRoles,
+      TeamSettings team) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -136,6 +142,7 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(settingsProblem, "settingsProblem");
       Objects.requireNonNull(ui, "ui");
       Objects.requireNonNull(subagentRoles, "subagentRoles");
+      Objects.requireNonNull(team, "team");
     }
 
     /**
@@ -173,7 +180,8 @@ public final class Daemon implements AutoCloseable {
           allowlists,
           settingsProblem,
           UiSettings.DISABLED,
-          () -> SubagentRoles.load(home.configDir()));
+          () -> SubagentRoles.load(home.configDir()),
+          TeamSettings.OFF);
     }
 
     boolean immutable() {
@@ -259,7 +267,8 @@ public final class Daemon implements AutoCloseable {
             executions,
             costs,
             backends,
-            new SessionEnvironment(options.home(), options.env(), token, boundWebhook::get),
+            new SessionEnvironment(
+                options.home(), options.env(), token, boundWebhook::get, options.team()),
             options.budgets(),
             options.sessionSettings(),
             ModelPrices.shipped(),
@@ -318,6 +327,16 @@ public final class Daemon implements AutoCloseable {
             options.subagentRoles(),
             options.env(),
             options.clock());
+    TeamService team =
+        new TeamService(
+            options.database(),
+            sessions,
+            executions,
+            costs,
+            options.budgets(),
+            interactions,
+            options.team(),
+            options.clock());
     SpoolDrain spool =
         new SpoolDrain(
             new Spool(options.home().root().resolve(Spool.DIR)), waitpoints, Clock.systemUTC());
@@ -326,6 +345,8 @@ public final class Daemon implements AutoCloseable {
     // its offers reset and its session marked interrupted by the recovery.
     sessions.recover();
     subagents.recover();
+    team.start();
+    team.recover();
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
@@ -376,6 +397,11 @@ public final class Daemon implements AutoCloseable {
             (route, handler) ->
                 builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
     new SubagentRoutes(subagents, options.version())
+        .handlers()
+        .forEach(
+            (route, handler) ->
+                builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
+    new TeamRoutes(team, options.version())
         .handlers()
         .forEach(
             (route, handler) ->
@@ -559,6 +585,7 @@ public final class Daemon implements AutoCloseable {
         new Daemon(options, hub, registry, http, sweeper, sessions, interactions, serverFile);
     daemon.uiEvents = uiEvents;
     daemon.subagents = subagents;
+    daemon.team = team;
     if (!options.immutable()) {
       options.writeClientConfigs().run();
     }
@@ -677,6 +704,10 @@ public final class Daemon implements AutoCloseable {
     if (delegated != null) {
       delegated.close();
     }
+    TeamService teams = team;
+    if (teams != null) {
+      teams.close();
+    }
     sessions.close();
     hub.shutdown();
     sweeper.shutdownNow();
@@ -785,6 +816,7 @@ public final class Daemon implements AutoCloseable {
         WaitpointsSchema.area(),
         InteractionsSchema.area(),
         SubagentsSchema.area(),
+        TeamSchema.area(),
         Signins.area(),
         WebSchema.area());
   }

@@ -36,16 +36,20 @@ final class Creation {
   private final SessionSettings settings;
   private final AllowlistCheck allowlists;
   private final Clock clock;
+  private final java.util.function.Function<Session, List<String>> groups;
 
   /**
    * @param backends the backends a session may have, by name, in order
+   * @param groups the groups of a session's MCP server
    */
   Creation(
       SessionStore store,
       Map<String, Backend> backends,
       SessionSettings settings,
       AllowlistCheck allowlists,
-      Clock clock) {
+      Clock clock,
+      java.util.function.Function<Session, List<String>> groups) {
+    this.groups = groups;
     this.store = store;
     this.backends = backends;
     this.settings = settings;
@@ -100,7 +104,7 @@ final class Creation {
             null,
             now,
             now);
-    List<String> groups = SessionEnvironment.groups(session);
+    List<String> groups = this.groups.apply(session);
     if (allowlist != null && !groups.isEmpty()) {
       String refusal = allowlists.refusal(groups, allowlist);
       if (refusal != null) {

@@ -28,6 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>a subagent ({@code started_by} subagent): {@code core} + {@code ext} on the {@code claude}
  *       backend, {@code core} alone on the others; always with an allowlist, so that the delegation
  *       tools are left out.
+ *   <li>a worker of a team ({@code started_by} worker): {@code core} + {@code ext} + {@code
+ *       interaction} (its questions and plans go to its main session) + {@code worker-report}.
+ *   <li>a team's main session ({@link TeamSettings#mainOn}): the direct groups and {@code workers}.
  *   <li>with a tool allowlist: a merged file {@code mcp-tool-gates/mcp-composition-<digest>.json}
  *       whose server entry carries the groups and the allowlist.
  * </ul>
@@ -57,6 +60,7 @@ public final class SessionEnvironment {
   private final Map<String, String> serverEnvironment;
   private final String webhookToken;
   private final java.util.function.IntSupplier webhookPort;
+  private final TeamSettings team;
 
   /**
    * @param serverEnvironment the agent server's own environment, the base of every backend's
@@ -66,14 +70,37 @@ public final class SessionEnvironment {
       Map<String, String> serverEnvironment,
       String webhookToken,
       java.util.function.IntSupplier webhookPort) {
+    this(home, serverEnvironment, webhookToken, webhookPort, TeamSettings.OFF);
+  }
+
+  /**
+   * @param team whether team mode is on, and for which channels
+   */
+  public SessionEnvironment(
+      CortexHome home,
+      Map<String, String> serverEnvironment,
+      String webhookToken,
+      java.util.function.IntSupplier webhookPort,
+      TeamSettings team) {
+    this.team = java.util.Objects.requireNonNull(team, "team");
     this.home = home;
     this.serverEnvironment = Map.copyOf(serverEnvironment);
     this.webhookToken = webhookToken;
     this.webhookPort = webhookPort;
   }
 
-  /** The groups of {@code session}'s MCP server, in order. */
+  /** The groups of {@code session}'s MCP server, in order, with team mode off. */
   public static List<String> groups(Session session) {
+    return groups(session, TeamSettings.OFF);
+  }
+
+  /** The groups of {@code session}'s MCP server under this server's team mode. */
+  public List<String> groupsOf(Session session) {
+    return groups(session, team);
+  }
+
+  /** The groups of {@code session}'s MCP server, in order. */
+  public static List<String> groups(Session session, TeamSettings team) {
     if (session.composition() == Session.Composition.NONE) {
       return List.of();
     }
@@ -82,8 +109,16 @@ public final class SessionEnvironment {
       return session.backend().equals("claude") ? McpConfigNames.DIRECT_GROUPS : List.of("core");
     }
     List<String> groups = new ArrayList<>(McpConfigNames.DIRECT_GROUPS);
+    if (session.startedBy() == Session.StartedBy.WORKER) {
+      groups.add("interaction");
+      groups.add("worker-report");
+      return groups;
+    }
     if (session.startedBy() == Session.StartedBy.PERSON) {
       groups.add("interaction");
+    }
+    if (team.mainOn(session.channelKind())) {
+      groups.add("workers");
     }
     switch (session.channelKind()) {
       case "web" -> groups.add("web");
@@ -108,7 +143,7 @@ public final class SessionEnvironment {
     if (session.toolAllowlist() == null) {
       return new McpConfig(config.resolve(McpConfigNames.DIRECT), false);
     }
-    return new McpConfig(gate(config, groups(session), session.toolAllowlist()), true);
+    return new McpConfig(gate(config, groupsOf(session), session.toolAllowlist()), true);
   }
 
   /**
@@ -162,7 +197,7 @@ public final class SessionEnvironment {
       put(env, "CORTEX_CLAUDE_MODEL", session.model());
     }
     env.put("CORTEX_MODE", session.mode());
-    env.put("CORTEX_MCP_BUNDLES", String.join(",", groups(session)));
+    env.put("CORTEX_MCP_BUNDLES", String.join(",", groupsOf(session)));
     if (session.toolAllowlist() != null) {
       env.put("CORTEX_MCP_TOOL_ALLOWLIST", String.join(",", session.toolAllowlist()));
     }

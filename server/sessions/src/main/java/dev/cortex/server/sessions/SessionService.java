@@ -147,7 +147,8 @@ public final class SessionService implements AutoCloseable {
             byName,
             Objects.requireNonNull(settings, "settings"),
             Objects.requireNonNull(allowlists, "allowlists"),
-            clock);
+            clock,
+            Objects.requireNonNull(environment, "environment")::groupsOf);
     this.turns =
         new Turns(
             store,

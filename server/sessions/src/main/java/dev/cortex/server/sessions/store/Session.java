@@ -73,7 +73,9 @@ public record Session(
     SCHEDULE,
     CALLBACK,
     /** A parent session's {@code agent} call: a subagent, which may not delegate further. */
-    SUBAGENT;
+    SUBAGENT,
+    /** A main session's {@code worker_spawn}: a persistent worker of its team. */
+    WORKER;
 
     public String wire() {
       return name().toLowerCase(Locale.ROOT);

@@ -1,0 +1,116 @@
+package dev.cortex.workers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.mcp.caller.SessionIdentity;
+import dev.cortex.mcp.caller.SessionMemory;
+import dev.cortex.mcp.tool.ToolContext;
+import dev.cortex.mcp.tool.ToolInvoker;
+import dev.cortex.mcp.tool.ToolOutcome;
+import dev.cortex.mcp.tool.ToolSpec;
+import dev.cortex.server.client.AgentServerClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The worker tools' arguments as a client sends them (through {@link ToolInvoker}): every bound is
+ * refused {@code INVALID_ARGUMENT} before anything reaches the agent server. No server runs here: a
+ * call that passed the checks fails {@code UNAVAILABLE}, which is how the tests tell the two apart.
+ */
+class WorkersToolsTest {
+  static final JsonMapper JSON = JsonMapper.builder().build();
+  static final SessionIdentity SESSION =
+      new SessionIdentity(
+          "ses-0123456789abcdef",
+          null,
+          "command",
+          null,
+          null,
+          null,
+          "default",
+          null,
+          null,
+          null,
+          null);
+
+  @TempDir Path dir;
+  ToolInvoker invoker;
+
+  @BeforeEach
+  void setUp() {
+    CortexHome home = new CortexHome(dir, dir.resolve("data"));
+    AgentServerClient client =
+        new AgentServerClient(Map.of("WEBHOOK_PORT", "9", "CORTEX_WEBHOOK_TOKEN", "t"), home);
+    List<ToolSpec> tools = new ArrayList<>(WorkersGroup.workers(client).tools());
+    tools.addAll(WorkersGroup.report(client).tools());
+    invoker = new ToolInvoker(tools, home, Clock.systemUTC(), true);
+  }
+
+  private String code(String tool, String arguments) {
+    ToolOutcome outcome =
+        invoker.call(
+            tool,
+            JSON.readTree(arguments),
+            ToolContext.Caller.of(ToolContext.ProgressSink.NONE)
+                .withSession(SESSION, new SessionMemory()));
+    return outcome instanceof ToolOutcome.Failure f ? f.code() : "OK";
+  }
+
+  @Test
+  void theGroupsServeTheirToolsUnderTheirKeys() {
+    AgentServerClient client = new AgentServerClient(Map.of(), new CortexHome(dir, dir));
+    assertThat(WorkersGroup.WORKERS_DESCRIPTOR.serverKey()).isEqualTo("cortex-workers");
+    assertThat(WorkersGroup.REPORT_DESCRIPTOR.serverKey()).isEqualTo("cortex-worker-report");
+    assertThat(WorkersGroup.workers(client).tools())
+        .extracting(ToolSpec::name)
+        .containsExactly(
+            "worker_spawn", "worker_send", "worker_list", "worker_stop", "worker_answer");
+    assertThat(WorkersGroup.report(client).tools())
+        .extracting(ToolSpec::name)
+        .containsExactly("mark_routine");
+  }
+
+  @Test
+  void wellFormedCallsPassTheChecks() {
+    assertThat(code("worker_spawn", "{\"name\":\"scout\",\"prompt\":\"look\"}"))
+        .isEqualTo("UNAVAILABLE");
+    assertThat(code("worker_send", "{\"worker\":\"scout\",\"message\":\"more\"}"))
+        .isEqualTo("UNAVAILABLE");
+    assertThat(code("worker_list", "{}")).isEqualTo("UNAVAILABLE");
+    assertThat(code("worker_list", "{\"worker\":\"scout\"}")).isEqualTo("UNAVAILABLE");
+    assertThat(code("worker_stop", "{\"worker\":\"scout\"}")).isEqualTo("UNAVAILABLE");
+    assertThat(code("worker_answer", "{\"request_id\":\"ia-0123456789ab\",\"approved\":true}"))
+        .isEqualTo("UNAVAILABLE");
+    assertThat(code("mark_routine", "{}")).isEqualTo("UNAVAILABLE");
+  }
+
+  @Test
+  void badArgumentsAreRefusedBeforeTheServer() {
+    assertThat(code("worker_spawn", "{\"name\":\"Scout\",\"prompt\":\"look\"}"))
+        .isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_spawn", "{\"name\":\"" + "a".repeat(33) + "\",\"prompt\":\"x\"}"))
+        .isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_spawn", "{\"name\":\"scout\"}")).isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_spawn", "{\"name\":\"scout\",\"prompt\":\"\"}"))
+        .isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_spawn", "{\"name\":\"scout\",\"prompt\":\"x\",\"colour\":1}"))
+        .isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_send", "{\"worker\":\"scout\"}")).isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_send", "{\"worker\":\"\",\"message\":\"m\"}"))
+        .isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_stop", "{}")).isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_list", "{\"worker\":7}")).isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_answer", "{\"request_id\":\"nope\",\"approved\":true}"))
+        .isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("worker_answer", "{\"approved\":true}")).isEqualTo("INVALID_ARGUMENT");
+    assertThat(code("mark_routine", "{\"now\":true}")).isEqualTo("INVALID_ARGUMENT");
+  }
+}
