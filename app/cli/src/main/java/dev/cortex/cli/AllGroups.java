@@ -60,7 +60,7 @@ public final class AllGroups {
     registry.add(WebGroup.DESCRIPTOR, () -> WebGroup.create(services.agentServer()));
     registry.add(
         dev.cortex.workers.WorkersGroup.WORKERS_DESCRIPTOR,
-        () -> dev.cortex.workers.WorkersGroup.workers(services.agentServer()));
+        () -> dev.cortex.workers.WorkersGroup.workers(services.agentServer(), services.env()));
     registry.add(
         dev.cortex.workers.WorkersGroup.REPORT_DESCRIPTOR,
         () -> dev.cortex.workers.WorkersGroup.report(services.agentServer()));

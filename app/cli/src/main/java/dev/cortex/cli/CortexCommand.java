@@ -125,6 +125,7 @@ public final class CortexCommand implements Callable<Integer> {
     line.addSubcommand("interactions", interactions);
     line.addSubcommand("answer", new InteractionsCommand.Answer(io));
     line.addSubcommand("agents", dev.cortex.cli.agents.AgentsCommand.line(io));
+    line.addSubcommand("workers", dev.cortex.cli.agents.WorkersCommand.line(io));
     line.addSubcommand("models", ModelsCommand.line(io));
     line.addSubcommand("completion", new CompletionCommand(io));
     line.addSubcommand("manpages", new ManPagesCommand(io));

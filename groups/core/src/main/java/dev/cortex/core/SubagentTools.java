@@ -85,13 +85,7 @@ final class SubagentTools {
     for (SubagentRoles.Role role : roles.all()) {
       text.append("\n- ").append(role.name()).append(": ").append(role.description());
     }
-    if (!models.isEmpty()) {
-      text.append("\n\nModels:");
-      models.forEach(
-          (backend, names) ->
-              text.append("\n- ").append(backend).append(": ").append(String.join(", ", names)));
-    }
-    return text.toString();
+    return text.append(SubagentRoles.describeModels(models)).toString();
   }
 
   private Map<String, Object> roleSchema() {

@@ -11,6 +11,7 @@ import dev.cortex.mcp.tool.ToolSpec;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.session.Interactions;
 import dev.cortex.protocol.session.Sessions;
+import dev.cortex.protocol.webhook.SubagentRoles;
 import dev.cortex.protocol.webhook.Team;
 import dev.cortex.server.client.AgentServerClient;
 import java.time.Duration;
@@ -42,10 +43,19 @@ public final class WorkersGroup {
 
   private WorkersGroup() {}
 
-  public static CapabilityGroup workers(AgentServerClient agentServer) {
+  /**
+   * The main session's group; {@code env} is the session's environment, whose {@code
+   * CORTEX_SUBAGENT_*_MODELS} lists are named in {@code worker_spawn}'s description.
+   */
+  public static CapabilityGroup workers(AgentServerClient agentServer, Map<String, String> env) {
     Calls calls = new Calls(agentServer);
     return WORKERS_DESCRIPTOR.group(
-        List.of(spawn(calls), send(calls), list(calls), stop(calls), answer(calls)));
+        List.of(
+            spawn(calls, SubagentRoles.models(env)),
+            send(calls),
+            list(calls),
+            stop(calls),
+            answer(calls)));
   }
 
   public static CapabilityGroup report(AgentServerClient agentServer) {
@@ -93,17 +103,19 @@ public final class WorkersGroup {
         .build();
   }
 
-  static ToolSpec spawn(Calls calls) {
+  static ToolSpec spawn(Calls calls, Map<String, List<String>> models) {
+    String description =
+        "Starts a persistent worker session of this team with its first task and answers at"
+            + " once. It keeps this session's backend and model unless backend/model say"
+            + " otherwise. Each of its turns is reported here as a new message when it ends;"
+            + " its questions and plans come here too (answer them with worker_answer). At"
+            + " most "
+            + Team.MAX_WORKERS
+            + " workers per session."
+            + SubagentRoles.describeModels(models);
     return ToolSpec.builder("worker_spawn", call -> calls.spawn(call))
         .title("Start a worker")
-        .description(
-            "Starts a persistent worker session of this team with its first task and answers at"
-                + " once. It keeps this session's backend and model unless backend/model say"
-                + " otherwise. Each of its turns is reported here as a new message when it ends;"
-                + " its questions and plans come here too (answer them with worker_answer). At"
-                + " most "
-                + Team.MAX_WORKERS
-                + " workers per session.")
+        .description(description)
         .input(
             Schema.object()
                 .required(

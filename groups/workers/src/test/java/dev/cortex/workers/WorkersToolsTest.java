@@ -49,7 +49,7 @@ class WorkersToolsTest {
     CortexHome home = new CortexHome(dir, dir.resolve("data"));
     AgentServerClient client =
         new AgentServerClient(Map.of("WEBHOOK_PORT", "9", "CORTEX_WEBHOOK_TOKEN", "t"), home);
-    List<ToolSpec> tools = new ArrayList<>(WorkersGroup.workers(client).tools());
+    List<ToolSpec> tools = new ArrayList<>(WorkersGroup.workers(client, Map.of()).tools());
     tools.addAll(WorkersGroup.report(client).tools());
     invoker = new ToolInvoker(tools, home, Clock.systemUTC(), true);
   }
@@ -69,13 +69,25 @@ class WorkersToolsTest {
     AgentServerClient client = new AgentServerClient(Map.of(), new CortexHome(dir, dir));
     assertThat(WorkersGroup.WORKERS_DESCRIPTOR.serverKey()).isEqualTo("cortex-workers");
     assertThat(WorkersGroup.REPORT_DESCRIPTOR.serverKey()).isEqualTo("cortex-worker-report");
-    assertThat(WorkersGroup.workers(client).tools())
+    assertThat(WorkersGroup.workers(client, Map.of()).tools())
         .extracting(ToolSpec::name)
         .containsExactly(
             "worker_spawn", "worker_send", "worker_list", "worker_stop", "worker_answer");
     assertThat(WorkersGroup.report(client).tools())
         .extracting(ToolSpec::name)
         .containsExactly("mark_routine");
+  }
+
+  @Test
+  void workerSpawnNamesTheModelsOfTheEnvironment() {
+    AgentServerClient client = new AgentServerClient(Map.of(), new CortexHome(dir, dir));
+    ToolSpec spawn =
+        WorkersGroup.workers(client, Map.of("CORTEX_SUBAGENT_CLAUDE_MODELS", "opus, sonnet,opus"))
+            .tools()
+            .get(0);
+    assertThat(spawn.description()).contains("Models:\n- claude: opus, sonnet");
+    assertThat(WorkersGroup.workers(client, Map.of()).tools().get(0).description())
+        .doesNotContain("Models:");
   }
 
   @Test

@@ -230,6 +230,21 @@ public final class SubagentRoles {
   }
 
   /**
+   * The models of {@code models} (as {@link #models} gives them) as a tool description's closing
+   * paragraph, {@code "\n\nModels:\n- claude: a, b"}; empty when there are none.
+   */
+  public static String describeModels(Map<String, List<String>> models) {
+    if (models.isEmpty()) {
+      return "";
+    }
+    StringBuilder text = new StringBuilder("\n\nModels:");
+    models.forEach(
+        (backend, names) ->
+            text.append("\n- ").append(backend).append(": ").append(String.join(", ", names)));
+    return text.toString();
+  }
+
+  /**
    * The models subagents may name, by backend, as {@code CORTEX_SUBAGENT_<BACKEND>_MODELS} (comma
    * separated) say; at most {@link #MAX_MODELS} in all.
    */

@@ -1,17 +1,11 @@
 package dev.cortex.cli.agents;
 
-import dev.cortex.base.Cancellation;
-import dev.cortex.base.CodedException;
-import dev.cortex.base.ErrorCodes;
 import dev.cortex.base.Json;
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Table;
-import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.protocol.webhook.Subagents;
-import dev.cortex.server.client.AgentServerClient;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,8 +24,6 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = "Subagents of sessions: list, show, stop.")
 public final class AgentsCommand implements Callable<Integer> {
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
-
   private final Io io;
 
   public AgentsCommand(Io io) {
@@ -201,33 +193,11 @@ public final class AgentsCommand implements Callable<Integer> {
     return String.format(Locale.ROOT, "$%.4f", usd);
   }
 
-  @FunctionalInterface
-  private interface Work {
-    int run();
-  }
-
-  private static int attempt(Io io, Work work) {
-    try {
-      return work.run();
-    } catch (CodedException e) {
-      io.err().println("cortex: " + e.code() + ": " + e.getMessage());
-      return CortexCommand.FAILED;
-    } catch (Sessions.BadRequest e) {
-      io.err().println("cortex: " + ErrorCodes.INVALID_ARGUMENT + ": " + e.getMessage());
-      return CortexCommand.FAILED;
-    }
+  private static int attempt(Io io, ServerCalls.Work work) {
+    return ServerCalls.attempt(io, work);
   }
 
   private static <T> T post(Io io, String route, Object request, Class<T> type) {
-    AgentServerClient server = io.agentServer();
-    try {
-      return WireJson.bind(server.post(route, request, DEADLINE, Cancellation.NONE, e -> {}), type);
-    } catch (IllegalArgumentException | NullPointerException e) {
-      throw new CodedException(
-          ErrorCodes.UNAVAILABLE,
-          "The agent server's answer is not what this cortex expects ("
-              + type.getSimpleName()
-              + "); restart 'cortex server' from the same installation.");
-    }
+    return ServerCalls.post(io, route, request, type);
   }
 }

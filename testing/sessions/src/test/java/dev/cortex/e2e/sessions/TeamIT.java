@@ -8,7 +8,10 @@ import static dev.cortex.e2e.sessions.SessionServer.script;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.CliRun;
 import dev.cortex.testing.SessionApi;
+import dev.cortex.testing.TestJson;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -271,5 +274,216 @@ class TeamIT {
             "worker_answer",
             Map.of("request_id", requestId, "answers", List.of(Map.of("text", "x"))));
     assertThat(again.toString()).contains("ALREADY_ANSWERED");
+  }
+
+  @Test
+  void twoWorkersPlans_oneApprovedOneRejected_eachAnsweredOnlyByItsOwnMain() throws Exception {
+    Files.createDirectories(work.resolve("plan"));
+    Files.writeString(work.resolve("plan/A.md"), "# Plan A\nadd the index\n");
+    Files.writeString(work.resolve("plan/B.md"), "# Plan B\ndrop the table\n");
+    String lead = main("team-planner");
+    String other = main("team-bystander");
+    for (String name : List.of("a", "b")) {
+      ok(
+          tool(
+              lead,
+              "worker_spawn",
+              Map.of(
+                  "name",
+                  "planner-" + name,
+                  "prompt",
+                  script(
+                      Map.of(
+                          "calls",
+                          List.of(
+                              call(
+                                  "cortex_plan_exit",
+                                  Map.of(
+                                      "plan_file_path",
+                                      "plan/" + name.toUpperCase(java.util.Locale.ROOT) + ".md",
+                                      "summary",
+                                      "plan " + name))))))));
+      api.awaitIdle(lead);
+    }
+    String a = requestOf(awaitUser(lead, "Worker planner-a", "approve its plan", "add the index"));
+    String b = requestOf(awaitUser(lead, "Worker planner-b", "approve its plan", "drop the table"));
+    JsonNode roster = ok(tool(lead, "worker_list", Map.of()));
+    assertThat(roster.path("workers").size()).isEqualTo(2);
+    assertThat(roster.path("workers").get(0).path("pending").get(0).asString()).isEqualTo(a);
+
+    // Another team's main session cannot answer them; a plan is not answered with answers.
+    api.awaitIdle(other);
+    assertThat(tool(other, "worker_answer", Map.of("request_id", a, "approved", true)).toString())
+        .contains("NOT_FOUND");
+    api.awaitIdle(lead);
+    assertThat(
+            tool(
+                    lead,
+                    "worker_answer",
+                    Map.of("request_id", a, "answers", List.of(Map.of("text", "yes"))))
+                .toString())
+        .contains("INVALID_ARGUMENT", "approved");
+
+    api.awaitIdle(lead);
+    assertThat(
+            ok(tool(lead, "worker_answer", Map.of("request_id", a, "approved", true)))
+                .path("kind")
+                .asString())
+        .isEqualTo("plan");
+    api.awaitIdle(lead);
+    ok(
+        tool(
+            lead,
+            "worker_answer",
+            Map.of("request_id", b, "approved", false, "feedback", "keep the table")));
+    awaitUser(lead, "Worker planner-a", "reports");
+    awaitUser(lead, "Worker planner-b", "reports");
+    for (String name : List.of("planner-a", "planner-b")) {
+      String session =
+          api.awaitEntry(
+                  lead,
+                  e -> e.path("body").path("text").asString().contains("Worker " + name + " (wk-"),
+                  name)
+              .path("body")
+              .path("text")
+              .asString()
+              .replaceAll("(?s).*session (ses-[0-9a-f]{16}).*", "$1");
+      api.awaitIdle(session);
+      JsonNode decided = content(ofKind(api.transcript(session), "tool_result").get(0));
+      if (name.equals("planner-a")) {
+        assertThat(decided.path("approved").asBoolean()).as("%s", decided).isTrue();
+      } else {
+        assertThat(decided.path("approved").asBoolean()).as("%s", decided).isFalse();
+        assertThat(decided.path("feedback").asString()).isEqualTo("keep the table");
+      }
+    }
+  }
+
+  private static String requestOf(JsonNode message) {
+    String text = message.path("body").path("text").asString();
+    String id = text.replaceAll("(?s).*\\(request (ia-[0-9a-f]{12})\\).*", "$1");
+    assertThat(id).matches("ia-[0-9a-f]{12}");
+    return id;
+  }
+
+  @Test
+  void badRequestsToTheRoutes_areRefusedWithStableCodes_andWriteNothing() throws Exception {
+    String lead = main("team-refuser");
+    Map<String, String> token = Map.of("x-cortex-token", server.token());
+    String session = "\"session_id\": \"" + lead + "\"";
+    List<Map.Entry<String, String>> refusals = new java.util.ArrayList<>();
+    refusals.add(
+        Map.entry(
+            "/webhook/team/spawn", "{" + session + ", \"name\": \"Bad Name\", \"prompt\": \"x\"}"));
+    refusals.add(Map.entry("/webhook/team/spawn", "{" + session + ", \"name\": \"ok\"}"));
+    refusals.add(
+        Map.entry("/webhook/team/spawn", "{" + session + ", \"name\": \"ok\", \"prompt\": \"\"}"));
+    refusals.add(
+        Map.entry(
+            "/webhook/team/spawn",
+            "{" + session + ", \"name\": \"ok\", \"prompt\": \"x\", \"extra\": 1}"));
+    refusals.add(Map.entry("/webhook/team/send", "{" + session + ", \"worker\": \"ok\"}"));
+    refusals.add(Map.entry("/webhook/team/stop", "{" + session + "}"));
+    refusals.add(Map.entry("/webhook/team/answer", "{" + session + ", \"request_id\": \"nope\"}"));
+    refusals.add(Map.entry("/webhook/team/list", "[]"));
+    refusals.add(Map.entry("/webhook/team/routine", "{}"));
+    for (Map.Entry<String, String> refusal : refusals) {
+      var answer = server.post(refusal.getKey(), refusal.getValue(), token);
+      assertThat(answer.statusCode()).as("%s %s", refusal, answer.body()).isEqualTo(400);
+      assertThat(answer.body()).contains("INVALID_ARGUMENT").doesNotContain("Exception");
+    }
+    for (String body :
+        List.of(
+            "{" + session + ", \"name\": \"Bad Name\", \"prompt\": \"x\"}",
+            "{" + session + ", \"name\": \"ok\", \"prompt\": \"x\", \"extra\": 1}",
+            "{" + session + ", \"name\": \"ok\", \"prompt\": \"x\", \"backend\": \"nope\"}")) {
+      var answer = server.post("/webhook/team/spawn", body, token);
+      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+      assertThat(answer.body()).contains("INVALID_ARGUMENT");
+    }
+    var noToken = server.post("/webhook/team/list", "{" + session + "}", Map.of());
+    assertThat(noToken.statusCode()).isEqualTo(401);
+    var unknownMain =
+        server.post("/webhook/team/list", "{\"session_id\": \"ses-0000000000000000\"}", token);
+    assertThat(unknownMain.statusCode()).as(unknownMain.body()).isEqualTo(404);
+    // Nothing was written: the roster is empty, and no session was made for a worker.
+    int sessions = api.call("list", Map.of("limit", 200)).result().path("sessions").size();
+    assertThat(ok(tool(lead, "worker_list", Map.of())).path("workers").size()).isZero();
+    assertThat(api.call("list", Map.of("limit", 200)).result().path("sessions").size())
+        .isEqualTo(sessions);
+
+    // A name twice, and more workers than the cap.
+    String quick = script(Map.of("say", "ready"));
+    for (int i = 0; i < 8; i++) {
+      var spawned =
+          server.post(
+              "/webhook/team/spawn",
+              "{" + session + ", \"name\": \"w" + i + "\", \"prompt\": " + q(quick) + "}",
+              token);
+      assertThat(spawned.statusCode()).as(spawned.body()).isEqualTo(200);
+      if (i == 0) {
+        var taken =
+            server.post(
+                "/webhook/team/spawn",
+                "{" + session + ", \"name\": \"w0\", \"prompt\": \"x\"}",
+                token);
+        assertThat(taken.statusCode()).isEqualTo(409);
+        assertThat(taken.body()).contains("NAME_TAKEN");
+      }
+    }
+    var ninth =
+        server.post(
+            "/webhook/team/spawn", "{" + session + ", \"name\": \"w8\", \"prompt\": \"x\"}", token);
+    assertThat(ninth.statusCode()).isEqualTo(409);
+    assertThat(ninth.body()).contains("TOO_MANY_WORKERS");
+  }
+
+  private static String q(String text) {
+    return tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(text);
+  }
+
+  @Test
+  void workersCli_listsSendsAndStops_forAPersonAtATerminal() throws Exception {
+    String lead = main("team-by-hand");
+    JsonNode spawned =
+        ok(
+            tool(
+                lead,
+                "worker_spawn",
+                Map.of("name", "hand", "prompt", script(Map.of("say", "first by hand")))));
+    String id = spawned.path("worker").path("worker_id").asString();
+    awaitUser(lead, "Worker hand", "first by hand");
+
+    CliRun list = CliRun.run(server, "", "workers", "list", "--session", "team-by-hand");
+    assertThat(list.exitCode()).as(list.stderr()).isZero();
+    assertThat(list.stdout()).contains("ID", "NAME", id, "hand", "completed", "first by hand");
+    CliRun json = CliRun.run(server, "", "workers", "list", "--json");
+    assertThat(TestJson.JSON.readTree(json.stdout()).path("workers").toString()).contains(id);
+
+    api.awaitIdle(lead);
+    CliRun sent =
+        CliRun.run(
+            server,
+            "",
+            "workers",
+            "send",
+            "hand",
+            script(Map.of("say", "second by hand")),
+            "--session",
+            lead);
+    assertThat(sent.exitCode()).as(sent.stderr()).isZero();
+    awaitUser(lead, "Worker hand", "second by hand");
+
+    api.awaitIdle(lead);
+    CliRun idle = CliRun.run(server, "", "workers", "stop", id);
+    assertThat(idle.exitCode()).isEqualTo(1);
+    assertThat(idle.stderr()).contains("no turn running");
+
+    CliRun nameAlone = CliRun.run(server, "", "workers", "stop", "hand");
+    assertThat(nameAlone.exitCode()).isEqualTo(1);
+    assertThat(nameAlone.stderr()).contains("INVALID_ARGUMENT", "session");
+    CliRun unknown = CliRun.run(server, "", "workers", "send", "wk-000000000000", "hi");
+    assertThat(unknown.exitCode()).isEqualTo(1);
+    assertThat(unknown.stderr()).contains("NOT_FOUND");
   }
 }
