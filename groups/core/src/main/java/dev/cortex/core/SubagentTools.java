@@ -3,6 +3,7 @@ package dev.cortex.core;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.mcp.tool.Schema;
 import dev.cortex.mcp.tool.ToolCall;
+import dev.cortex.mcp.tool.ToolContext;
 import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.mcp.tool.ToolHints;
 import dev.cortex.mcp.tool.ToolSpec;
@@ -226,7 +227,21 @@ final class SubagentTools {
     } catch (Sessions.BadRequest e) {
       throw ToolException.invalidArgument(e.getMessage());
     }
-    return post(call, Subagents.RUN, run, null, Subagents.Ran.class);
+    ToolContext.ProgressSink sink = call.context().progress();
+    return post(
+        call,
+        Subagents.RUN,
+        run,
+        null,
+        Subagents.Ran.class,
+        event -> {
+          if (Subagents.Progress.EVENT.equals(event.path("event").asString(""))) {
+            sink.report(
+                event.path("done").asInt(),
+                (double) event.path("total").asInt(),
+                event.path("message").asString(null));
+          }
+        });
   }
 
   private Subagents.Stopped handleStop(ToolCall call) {
@@ -237,7 +252,7 @@ final class SubagentTools {
     } catch (Sessions.BadRequest e) {
       throw ToolException.invalidArgument(e.getMessage());
     }
-    return post(call, Subagents.STOP, stop, STOP_DEADLINE, Subagents.Stopped.class);
+    return post(call, Subagents.STOP, stop, STOP_DEADLINE, Subagents.Stopped.class, event -> {});
   }
 
   private static String sessionId(ToolCall call) {
@@ -252,9 +267,15 @@ final class SubagentTools {
     return id;
   }
 
-  private <T> T post(ToolCall call, String route, Object body, Duration deadline, Class<T> type) {
+  private <T> T post(
+      ToolCall call,
+      String route,
+      Object body,
+      Duration deadline,
+      Class<T> type,
+      java.util.function.Consumer<JsonNode> events) {
     JsonNode result =
-        agentServer.post(route, body, deadline, call.context().cancellation(), event -> {});
+        agentServer.post(route, body, deadline, call.context().cancellation(), events);
     try {
       return WireJson.mapper().treeToValue(result, type);
     } catch (JacksonException e) {

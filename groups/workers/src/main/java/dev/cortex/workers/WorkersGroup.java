@@ -151,7 +151,7 @@ public final class WorkersGroup {
                 .build())
         .output(
             Schema.object()
-                .required("worker", Schema.string("The worker's id."))
+                .required("worker", Schema.string("The worker's name."))
                 .required("status", Schema.string("How the message went in: joined or started."))
                 .required("message", Schema.string("What happened, in a sentence."))
                 .build())
@@ -187,7 +187,7 @@ public final class WorkersGroup {
         .input(Schema.object().required("worker", workerSchema()).build())
         .output(
             Schema.object()
-                .required("worker", Schema.string("The worker's id."))
+                .required("worker", Schema.string("The worker's name."))
                 .required("stopped", Schema.bool("True when a turn was running and was stopped."))
                 .required("message", Schema.string("What happened, in a sentence."))
                 .build())

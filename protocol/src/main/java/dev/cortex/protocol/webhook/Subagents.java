@@ -220,6 +220,26 @@ public final class Subagents {
     }
   }
 
+  /**
+   * A line of {@link #RUN}'s streamed answer before its result, while a foreground call runs: as it
+   * starts, as each subagent ends, and every {@link #PROGRESS_EVERY} between. The {@code agent}
+   * tool turns each into an MCP progress notification.
+   *
+   * @param done how many of the call's subagents have ended
+   * @param total how many it has
+   */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record Progress(String event, int done, int total, String message) {
+    public static final String EVENT = "progress";
+
+    public Progress(int done, int total, String message) {
+      this(EVENT, done, total, message);
+    }
+  }
+
+  /** How often a running foreground call says it is still running, when nothing ended. */
+  public static final java.time.Duration PROGRESS_EVERY = java.time.Duration.ofSeconds(15);
+
   /** An {@code agent_stop} call ({@link #STOP}). */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Stop(String sessionId, String agentId) {

@@ -345,6 +345,7 @@ public final class Daemon implements AutoCloseable {
     // its offers reset and its session marked interrupted by the recovery.
     sessions.recover();
     subagents.recover();
+    subagents.listen();
     team.start();
     team.recover();
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();

@@ -1,9 +1,13 @@
 package dev.cortex.server.daemon;
 
+import dev.cortex.base.CodedException;
 import dev.cortex.base.ErrorCodes;
+import dev.cortex.http.JsonBodies;
 import dev.cortex.protocol.webhook.Subagents;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.Handler;
 
 /**
@@ -23,10 +27,7 @@ final class SubagentRoutes {
   /** The handlers by route. */
   Map<String, Handler> handlers() {
     Map<String, Handler> handlers = new LinkedHashMap<>();
-    handlers.put(
-        Subagents.RUN,
-        routes.coded(
-            Subagents.Run.class, Subagents.Run.USAGE, subagents::run, SubagentRoutes::status));
+    handlers.put(Subagents.RUN, routes.post(this::run));
     handlers.put(
         Subagents.STOP,
         routes.coded(
@@ -61,6 +62,60 @@ final class SubagentRoutes {
             subagents::stopFromApi,
             SubagentRoutes::status));
     return handlers;
+  }
+
+  /**
+   * {@link Subagents#RUN}: a refusal is answered as on every route; once the call runs, the answer
+   * streams its {@link Subagents.Progress} lines, then its result. A caller that goes away before
+   * the call ends takes its subagents with it.
+   */
+  private void run(
+      byte[] body,
+      org.eclipse.jetty.server.Request request,
+      org.eclipse.jetty.server.Response response,
+      org.eclipse.jetty.util.Callback callback) {
+    Subagents.Run run =
+        JsonRoutes.record(body, Subagents.Run.class, Subagents.Run.USAGE, response, callback);
+    if (run == null) {
+      return;
+    }
+    AtomicBoolean gone = new AtomicBoolean();
+    request.addFailureListener(failure -> gone.set(true));
+    AtomicReference<JsonRoutes.Lines> stream = new AtomicReference<>();
+    Object answer;
+    try {
+      answer =
+          subagents.run(
+              run,
+              progress -> {
+                if (stream.get() == null) {
+                  stream.set(JsonRoutes.stream(response));
+                }
+                if (!stream.get().write(progress)) {
+                  gone.set(true);
+                }
+              },
+              () -> !gone.get());
+    } catch (CodedException e) {
+      if (stream.get() == null) {
+        JsonBodies.error(response, callback, status(e.code()), e.code(), e.getMessage());
+        return;
+      }
+      answer = null;
+      stream.get().write(Map.of("error", Map.of("code", e.code(), "message", e.getMessage())));
+    }
+    if (stream.get() == null) {
+      JsonRoutes.result(response, callback, answer);
+      return;
+    }
+    try (JsonRoutes.Lines lines = stream.get()) {
+      if (answer != null) {
+        lines.write(Map.of("result", answer));
+      }
+      callback.succeeded();
+    } catch (java.io.IOException e) {
+      callback.failed(e);
+    }
   }
 
   /** The HTTP status of an error code of the subagent routes. */

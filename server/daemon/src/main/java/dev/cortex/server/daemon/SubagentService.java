@@ -29,6 +29,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +89,10 @@ final class SubagentService implements AutoCloseable {
             return thread;
           });
   private volatile boolean closing;
+  private SessionService.Subscription following;
+
+  /** How often a foreground call's waiting checks on its subagents. */
+  private static final Duration POLL = Duration.ofMillis(500);
 
   SubagentService(
       Supplier<Database> database,
@@ -144,6 +150,12 @@ final class SubagentService implements AutoCloseable {
   private static final class Call {
     final String id;
     final String parentSessionId;
+
+    /**
+     * The parent's turn that made the call (null when none ran): its end ends a foreground call.
+     */
+    final String parentExecution;
+
     final Subagents.Mode mode;
     final List<String> agents;
 
@@ -156,12 +168,14 @@ final class SubagentService implements AutoCloseable {
     Call(
         String id,
         String parentSessionId,
+        String parentExecution,
         Subagents.Mode mode,
         List<String> agents,
         List<String> prompts,
         boolean background) {
       this.id = id;
       this.parentSessionId = parentSessionId;
+      this.parentExecution = parentExecution;
       this.mode = mode;
       this.agents = List.copyOf(agents);
       this.prompts = List.copyOf(prompts);
@@ -171,6 +185,17 @@ final class SubagentService implements AutoCloseable {
 
   /** Runs an {@code agent} call: its outcomes, or (background, or past the hand-off) its ids. */
   Subagents.Ran run(Subagents.Run run) {
+    return run(run, progress -> {}, () -> true);
+  }
+
+  /**
+   * Runs an {@code agent} call, telling {@code progress} (in the calling thread) how a foreground
+   * call gets on: as it starts, as each subagent ends, and every {@link Subagents#PROGRESS_EVERY}
+   * between. A refusal is thrown before the first progress. When {@code present} turns false (its
+   * caller went away) before the call ended, its running subagents are stopped.
+   */
+  Subagents.Ran run(
+      Subagents.Run run, Consumer<Subagents.Progress> progress, BooleanSupplier present) {
     Session parent = parent(run.sessionId());
     List<SubagentPlanner.Planned> plan = new ArrayList<>();
     for (Subagents.Item item : run.items()) {
@@ -194,23 +219,114 @@ final class SubagentService implements AutoCloseable {
       // Marked at the start (its rows too): its results are delivered however soon it ends.
       return ran(call, true);
     }
-    try {
-      work.get(handoff.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      synchronized (call) {
-        if (!call.done) {
-          background(call);
-          return ran(call, true);
-        }
+    long until = System.nanoTime() + handoff.toNanos();
+    int told = -1;
+    long toldAt = 0;
+    while (true) {
+      int done = ended(call);
+      long now = System.nanoTime();
+      if (done != told || now - toldAt >= Subagents.PROGRESS_EVERY.toNanos()) {
+        progress.accept(progress(call, done));
+        told = done;
+        toldAt = now;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      background(call);
-      return ran(call, true);
-    } catch (ExecutionException e) {
-      log.warn("subagent call {} broke", call.id, e.getCause());
+      if (!present.getAsBoolean()) {
+        abandon(call, "stopped as its caller went away");
+        work.join();
+        return ran(call, false);
+      }
+      long left = until - now;
+      try {
+        if (left <= 0) {
+          throw new TimeoutException();
+        }
+        work.get(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS);
+        break;
+      } catch (TimeoutException e) {
+        if (left > 0) {
+          continue;
+        }
+        synchronized (call) {
+          if (!call.done) {
+            background(call);
+            return ran(call, true);
+          }
+        }
+        break;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        background(call);
+        return ran(call, true);
+      } catch (ExecutionException e) {
+        log.warn("subagent call {} broke", call.id, e.getCause());
+        break;
+      }
     }
+    progress.accept(progress(call, call.agents.size()));
     return ran(call, false);
+  }
+
+  /** How many of the call's subagents have ended. */
+  private int ended(Call call) {
+    return (int)
+        database.get().read(c -> SubagentStore.ofCall(c, call.id)).stream()
+            .filter(row -> !row.status().equals(SubagentStore.RUNNING))
+            .count();
+  }
+
+  private static Subagents.Progress progress(Call call, int done) {
+    int total = call.agents.size();
+    return new Subagents.Progress(
+        done,
+        total,
+        total == 1
+            ? (done == 0 ? "The subagent is running." : "The subagent has ended.")
+            : done + " of " + total + " subagents have ended.");
+  }
+
+  /**
+   * Stops the running subagents of a foreground call whose caller is gone ({@code reason} says
+   * how): a call handed to the background, or ended, is left as it is.
+   */
+  void abandon(String parentSessionId, String parentExecution, String reason) {
+    for (Call call : List.copyOf(calls.values())) {
+      if (call.parentSessionId.equals(parentSessionId)
+          && Objects.equals(call.parentExecution, parentExecution)) {
+        abandon(call, reason);
+      }
+    }
+  }
+
+  private void abandon(Call call, String reason) {
+    synchronized (call) {
+      if (call.done || call.background) {
+        return;
+      }
+    }
+    for (String agent : call.agents) {
+      SubagentStore.Row row = row(agent);
+      if (row != null && row.status().equals(SubagentStore.RUNNING)) {
+        stop(row, reason);
+      }
+    }
+  }
+
+  /**
+   * Starts hearing the ends of parents' turns: a foreground call of a turn that ended (stopped,
+   * failed, past its time) has no one to answer, and its subagents are stopped with it.
+   */
+  void listen() {
+    following =
+        sessions.followAll(
+            (sessionId, update) -> {
+              if (update instanceof SessionService.Update.TurnEnded) {
+                String executionId = ((SessionService.Update.TurnEnded) update).executionId();
+                if (!calls.isEmpty()) {
+                  pool.execute(
+                      () -> abandon(sessionId, executionId, "stopped as its parent's turn ended"));
+                }
+              }
+            });
   }
 
   private Session parent(String sessionId) {
@@ -295,6 +411,7 @@ final class SubagentService implements AutoCloseable {
         new Call(
             callId,
             parent.id(),
+            parentExecution,
             run.mode(),
             rows.stream().map(SubagentStore.Row::id).toList(),
             plan.stream().map(SubagentPlanner.Planned::prompt).toList(),
@@ -541,6 +658,9 @@ final class SubagentService implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
+    if (following != null) {
+      following.close();
+    }
     for (Call call : List.copyOf(calls.values())) {
       background(call);
     }

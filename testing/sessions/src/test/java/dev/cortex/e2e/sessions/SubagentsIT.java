@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.CliRun;
 import dev.cortex.testing.ScriptedAgent;
 import dev.cortex.testing.SessionApi;
 import java.nio.file.Files;
@@ -333,6 +334,85 @@ class SubagentsIT extends OnOneServer {
               });
       assertThat(children).as("only the first subagent has a session").hasSize(1);
     }
+  }
+
+  @Test
+  void agent_foreground_reportsProgressAsItRuns_endingWithEveryItemDone() throws Exception {
+    String parent = parent("sub-progress", Map.of());
+    List<io.modelcontextprotocol.spec.McpSchema.ProgressNotification> progress =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (var client = dev.cortex.testing.McpClients.cortex(home, parent, "core", progress::add)) {
+      dev.cortex.testing.Outcome outcome =
+          dev.cortex.testing.McpClients.call(
+              client,
+              "agent",
+              Map.of(
+                  "parallel",
+                  List.of(
+                      item("quick", child("quick one", 0)),
+                      item("slow", script(Map.of("sleep_ms", 1_500, "say", "slow one"))))),
+              "agent-progress");
+      assertThat(outcome.isError()).as(outcome.text()).isFalse();
+    }
+    assertThat(progress).as("progress notifications").isNotEmpty();
+    assertThat(progress).allMatch(p -> p.progressToken().equals("agent-progress"));
+    assertThat(progress).allMatch(p -> p.total() != null && p.total() == 2.0);
+    assertThat(progress.get(0).progress()).isLessThan(2.0);
+    var last = progress.get(progress.size() - 1);
+    assertThat(last.progress()).isEqualTo(2.0);
+    assertThat(last.message()).contains("2 of 2");
+    for (int i = 1; i < progress.size(); i++) {
+      assertThat(progress.get(i).progress()).isGreaterThanOrEqualTo(progress.get(i - 1).progress());
+    }
+  }
+
+  @Test
+  void agent_foreground_isStopped_withItsProcesses_whenTheParentsTurnIsStopped() throws Exception {
+    String parent = parent("sub-stopped-turn", Map.of());
+    Path pidFile = work.resolve("foreground-child.pid");
+    api.send(
+        parent,
+        script(
+            Map.of(
+                "calls",
+                List.of(
+                    call(
+                        "agent",
+                        item(
+                            "long work",
+                            script(
+                                Map.of("pid_file", pidFile.toString(), "sleep_ms", 600_000))))))));
+    dev.cortex.testing.Eventually.until(
+        "the subagent running", AgentServer.LIMIT, () -> Files.exists(pidFile));
+    long pid = Long.parseLong(Files.readString(pidFile).strip());
+    assertThat(api.call("stop", Map.of("session", parent)).result().path("stopped").asBoolean())
+        .isTrue();
+    dev.cortex.testing.Eventually.until(
+        "the subagent's process ended",
+        AgentServer.LIMIT,
+        () -> !dev.cortex.testing.AgentPrograms.alive(pid));
+    CliRun listed = CliRun.run(server, "", "agents", "list", "--session", parent, "--json");
+    JsonNode agents = dev.cortex.testing.TestJson.JSON.readTree(listed.stdout()).path("agents");
+    assertThat(agents.size()).isEqualTo(1);
+    dev.cortex.testing.Eventually.until(
+        "the subagent marked stopped",
+        AgentServer.LIMIT,
+        () -> {
+          CliRun again =
+              CliRun.run(
+                  server,
+                  "",
+                  "agents",
+                  "show",
+                  agents.get(0).path("agent_id").asString(),
+                  "--json");
+          return dev.cortex.testing.TestJson.JSON
+              .readTree(again.stdout())
+              .path("agent")
+              .path("status")
+              .asString()
+              .equals("stopped");
+        });
   }
 
   private static String text(JsonNode toolResult) {
