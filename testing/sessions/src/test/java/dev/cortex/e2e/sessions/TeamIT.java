@@ -112,6 +112,30 @@ class TeamIT {
         .contains("mark_routine", "cortex_ask_user", "current_time")
         .doesNotContain("worker_spawn", "worker_list");
 
+    // A session without Cortex's tools (composition none) is no team's main; a subagent of a
+    // main session has neither group.
+    String bare =
+        fixture.scripted("team-bare", Map.of("composition", "none")).path("id").asString();
+    api.follow(bare, script(Map.of("list_tools", true)));
+    assertThat(listed(api.transcript(bare)).values().stream().flatMap(List::stream))
+        .doesNotContain("worker_spawn", "mark_routine");
+    JsonNode delegated =
+        ok(
+            tool(
+                lead,
+                "agent",
+                Map.of(
+                    "description",
+                    "list tools",
+                    "prompt",
+                    script(Map.of("list_tools", true)),
+                    "subagent_type",
+                    "general-purpose")));
+    String child = delegated.path("agents").get(0).path("session_id").asString();
+    assertThat(listed(api.transcript(child)).values().iterator().next())
+        .contains("current_time")
+        .doesNotContain("worker_spawn", "worker_list", "mark_routine", "agent");
+
     // mark_routine from a session that is not a worker is refused by the route.
     var refused =
         server.post(
