@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.CortexHome;
 import dev.cortex.mcp.caller.SessionIdentity;
-import dev.cortex.mcp.caller.SessionMemory;
-import dev.cortex.mcp.tool.ToolContext;
+import dev.cortex.mcp.tool.OfflineTools;
 import dev.cortex.mcp.tool.ToolInvoker;
 import dev.cortex.mcp.tool.ToolOutcome;
 import dev.cortex.mcp.tool.ToolSpec;
@@ -16,7 +15,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The interaction tools' arguments as a client sends them (through {@link ToolInvoker}): what the
@@ -24,44 +22,22 @@ import tools.jackson.databind.json.JsonMapper;
  * server runs here: a call that passed the checks would fail {@code UNAVAILABLE}.
  */
 class InteractionToolsTest {
-  static final JsonMapper JSON = JsonMapper.builder().build();
-  static final SessionIdentity SESSION =
-      new SessionIdentity(
-          "ses-0123456789abcdef",
-          null,
-          "command",
-          null,
-          null,
-          null,
-          "default",
-          null,
-          null,
-          null,
-          null);
+  static final SessionIdentity SESSION = OfflineTools.SESSION;
 
   @TempDir Path dir;
-  ToolInvoker invoker;
+  OfflineTools tools;
 
   @BeforeEach
   void setUp() {
-    CortexHome home = new CortexHome(dir, dir.resolve("data"));
+    CortexHome home = OfflineTools.home(dir);
     // A port nothing listens on, and a token: the checks come first.
     AgentServerClient client =
         new AgentServerClient(Map.of("WEBHOOK_PORT", "9", "CORTEX_WEBHOOK_TOKEN", "t"), home);
-    invoker =
-        new ToolInvoker(
-            InteractionGroup.create(client, Clock.systemUTC()).tools(),
-            home,
-            Clock.systemUTC(),
-            true);
+    tools = new OfflineTools(InteractionGroup.create(client, Clock.systemUTC()).tools(), home);
   }
 
   private ToolOutcome call(String tool, String arguments, SessionIdentity session) {
-    return invoker.call(
-        tool,
-        JSON.readTree(arguments),
-        ToolContext.Caller.of(ToolContext.ProgressSink.NONE)
-            .withSession(session, new SessionMemory()));
+    return tools.call(tool, arguments, session);
   }
 
   private static String code(ToolOutcome outcome) {

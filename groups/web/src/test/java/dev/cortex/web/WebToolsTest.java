@@ -3,21 +3,16 @@ package dev.cortex.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.CortexHome;
-import dev.cortex.mcp.caller.SessionIdentity;
-import dev.cortex.mcp.caller.SessionMemory;
-import dev.cortex.mcp.tool.ToolContext;
+import dev.cortex.mcp.tool.OfflineTools;
 import dev.cortex.mcp.tool.ToolInvoker;
-import dev.cortex.mcp.tool.ToolOutcome;
 import dev.cortex.mcp.tool.ToolSpec;
 import dev.cortex.server.client.AgentServerClient;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Collections;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The web tools' arguments as a client sends them (through {@link ToolInvoker}): every bound is
@@ -25,48 +20,27 @@ import tools.jackson.databind.json.JsonMapper;
  * call that passed the checks fails {@code UNAVAILABLE}, which is how the tests tell the two apart.
  */
 class WebToolsTest {
-  static final JsonMapper JSON = JsonMapper.builder().build();
-  static final SessionIdentity SESSION =
-      new SessionIdentity(
-          "ses-0123456789abcdef",
-          null,
-          "command",
-          null,
-          null,
-          null,
-          "default",
-          null,
-          null,
-          null,
-          null);
-
   @TempDir Path dir;
-  ToolInvoker invoker;
+  OfflineTools tools;
 
   @BeforeEach
   void setUp() {
-    CortexHome home = new CortexHome(dir, dir.resolve("data"));
+    CortexHome home = OfflineTools.home(dir);
     AgentServerClient client =
         new AgentServerClient(Map.of("WEBHOOK_PORT", "9", "CORTEX_WEBHOOK_TOKEN", "t"), home);
-    invoker = new ToolInvoker(WebGroup.create(client).tools(), home, Clock.systemUTC(), true);
+    tools = new OfflineTools(WebGroup.create(client).tools(), home);
   }
 
   private String code(String tool, String arguments) {
-    ToolOutcome outcome =
-        invoker.call(
-            tool,
-            JSON.readTree(arguments),
-            ToolContext.Caller.of(ToolContext.ProgressSink.NONE)
-                .withSession(SESSION, new SessionMemory()));
-    return outcome instanceof ToolOutcome.Failure f ? f.code() : "OK";
+    return tools.code(tool, arguments);
+  }
+
+  private static String q(String s) {
+    return OfflineTools.q(s);
   }
 
   private static String text(int n) {
     return "x".repeat(n);
-  }
-
-  private static String q(String s) {
-    return JSON.writeValueAsString(s);
   }
 
   @Test

@@ -3,22 +3,17 @@ package dev.cortex.workers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.base.CortexHome;
-import dev.cortex.mcp.caller.SessionIdentity;
-import dev.cortex.mcp.caller.SessionMemory;
-import dev.cortex.mcp.tool.ToolContext;
+import dev.cortex.mcp.tool.OfflineTools;
 import dev.cortex.mcp.tool.ToolInvoker;
-import dev.cortex.mcp.tool.ToolOutcome;
 import dev.cortex.mcp.tool.ToolSpec;
 import dev.cortex.server.client.AgentServerClient;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The worker tools' arguments as a client sends them (through {@link ToolInvoker}): every bound is
@@ -26,42 +21,21 @@ import tools.jackson.databind.json.JsonMapper;
  * call that passed the checks fails {@code UNAVAILABLE}, which is how the tests tell the two apart.
  */
 class WorkersToolsTest {
-  static final JsonMapper JSON = JsonMapper.builder().build();
-  static final SessionIdentity SESSION =
-      new SessionIdentity(
-          "ses-0123456789abcdef",
-          null,
-          "command",
-          null,
-          null,
-          null,
-          "default",
-          null,
-          null,
-          null,
-          null);
-
   @TempDir Path dir;
-  ToolInvoker invoker;
+  OfflineTools tools;
 
   @BeforeEach
   void setUp() {
-    CortexHome home = new CortexHome(dir, dir.resolve("data"));
+    CortexHome home = OfflineTools.home(dir);
     AgentServerClient client =
         new AgentServerClient(Map.of("WEBHOOK_PORT", "9", "CORTEX_WEBHOOK_TOKEN", "t"), home);
-    List<ToolSpec> tools = new ArrayList<>(WorkersGroup.workers(client, Map.of()).tools());
-    tools.addAll(WorkersGroup.report(client).tools());
-    invoker = new ToolInvoker(tools, home, Clock.systemUTC(), true);
+    List<ToolSpec> all = new ArrayList<>(WorkersGroup.workers(client, Map.of()).tools());
+    all.addAll(WorkersGroup.report(client).tools());
+    tools = new OfflineTools(all, home);
   }
 
   private String code(String tool, String arguments) {
-    ToolOutcome outcome =
-        invoker.call(
-            tool,
-            JSON.readTree(arguments),
-            ToolContext.Caller.of(ToolContext.ProgressSink.NONE)
-                .withSession(SESSION, new SessionMemory()));
-    return outcome instanceof ToolOutcome.Failure f ? f.code() : "OK";
+    return tools.code(tool, arguments);
   }
 
   @Test

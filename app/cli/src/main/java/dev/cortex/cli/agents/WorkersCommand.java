@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -100,17 +101,10 @@ public final class WorkersCommand implements Callable<Integer> {
   public static final class Send implements Callable<Integer> {
     private final Io io;
 
-    @Parameters(index = "0", paramLabel = "WORKER", description = "Its id (wk-…) or name.")
-    String worker;
+    @Mixin WorkerRef ref;
 
     @Parameters(index = "1", paramLabel = "MESSAGE", description = "The message.")
     String message;
-
-    @Option(
-        names = "--session",
-        paramLabel = "SESSION",
-        description = "Its main session (needed with a name).")
-    String session;
 
     public Send(Io io) {
       this.io = io;
@@ -122,8 +116,7 @@ public final class WorkersCommand implements Callable<Integer> {
           io,
           () -> {
             Team.Sent sent =
-                ServerCalls.post(
-                    io, Team.API_SEND, new Team.Ref(worker, session, message), Team.Sent.class);
+                ServerCalls.post(io, Team.API_SEND, ref.with(message), Team.Sent.class);
             io.err().println("cortex: " + sent.worker() + ": " + sent.message());
             return CortexCommand.OK;
           });
@@ -138,14 +131,7 @@ public final class WorkersCommand implements Callable<Integer> {
   public static final class Stop implements Callable<Integer> {
     private final Io io;
 
-    @Parameters(index = "0", paramLabel = "WORKER", description = "Its id (wk-…) or name.")
-    String worker;
-
-    @Option(
-        names = "--session",
-        paramLabel = "SESSION",
-        description = "Its main session (needed with a name).")
-    String session;
+    @Mixin WorkerRef ref;
 
     public Stop(Io io) {
       this.io = io;
@@ -157,11 +143,26 @@ public final class WorkersCommand implements Callable<Integer> {
           io,
           () -> {
             Team.Stopped stopped =
-                ServerCalls.post(
-                    io, Team.API_STOP, new Team.Ref(worker, session, null), Team.Stopped.class);
+                ServerCalls.post(io, Team.API_STOP, ref.with(null), Team.Stopped.class);
             io.err().println("cortex: " + stopped.worker() + ": " + stopped.message());
             return stopped.stopped() ? CortexCommand.OK : CortexCommand.FAILED;
           });
+    }
+  }
+
+  /** A worker as a person names it: its id, or its name with its main session. */
+  static final class WorkerRef {
+    @Parameters(index = "0", paramLabel = "WORKER", description = "Its id (wk-…) or name.")
+    String worker;
+
+    @Option(
+        names = "--session",
+        paramLabel = "SESSION",
+        description = "Its main session (needed with a name).")
+    String session;
+
+    Team.Ref with(String message) {
+      return new Team.Ref(worker, session, message);
     }
   }
 

@@ -262,14 +262,7 @@ class TeamIT {
                 List.of(
                     call(
                         "cortex_ask_user",
-                        Map.of(
-                            "questions",
-                            List.of(
-                                Map.of(
-                                    "question",
-                                    "Which branch?",
-                                    "options",
-                                    List.of(Map.of("label", "main"), Map.of("label", "dev")))))))));
+                        dev.cortex.testing.ScriptedAgent.askOne("Which branch?", "main", "dev")))));
     ok(tool(lead, "worker_spawn", Map.of("name", "asker", "prompt", ask)));
     JsonNode message = awaitUser(lead, "Worker asker asks", "Which branch?");
     String text = message.path("body").path("text").asString();

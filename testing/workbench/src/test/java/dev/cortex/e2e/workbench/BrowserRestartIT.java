@@ -27,14 +27,7 @@ class BrowserRestartIT extends OnWorkbench {
                 List.of(
                     call(
                         "cortex_ask_user",
-                        Map.of(
-                            "questions",
-                            List.of(
-                                Map.of(
-                                    "question",
-                                    "Deploy now?",
-                                    "options",
-                                    List.of(Map.of("label", "yes"), Map.of("label", "no"))))))))));
+                        dev.cortex.testing.ScriptedAgent.askOne("Deploy now?", "yes", "no"))))));
     String card = ".interaction.state-open";
     String request = browser.text(card, "Deploy now?").getAttribute("data-interaction");
     browser.text("#live-status", "live");
