@@ -39,6 +39,21 @@ public final class WorkersGroup {
       GroupDescriptor.of(
           WORKER_REPORT, "cortex-worker-report", "Team mode: the worker's report tool.");
 
+  static final String WORKERS_INSTRUCTIONS =
+      "workers: this session leads a team of persistent worker sessions. worker_spawn starts one"
+          + " with its first task and worker_send gives it more; every tool answers at once, and"
+          + " each worker's report, question or plan comes to this session later as a new"
+          + " message. Answer a worker's question or plan with worker_answer (the request id is"
+          + " in its message). worker_list shows the roster and unread routine updates;"
+          + " worker_stop stops a worker's turn. Give a worker self-contained work: it sees only"
+          + " what you send it.";
+
+  static final String REPORT_INSTRUCTIONS =
+      "worker-report: this session is a worker of a team. The final reply of each turn is"
+          + " reported to the main session as a message; when a turn has nothing the main"
+          + " session must act on, call mark_routine before ending it, and the reply is kept as"
+          + " an unread update instead of waking the main session.";
+
   private static final Duration REQUEST = Duration.ofSeconds(60);
 
   private WorkersGroup() {}
@@ -49,17 +64,21 @@ public final class WorkersGroup {
    */
   public static CapabilityGroup workers(AgentServerClient agentServer, Map<String, String> env) {
     Calls calls = new Calls(agentServer);
-    return WORKERS_DESCRIPTOR.group(
-        List.of(
-            spawn(calls, SubagentRoles.models(env)),
-            send(calls),
-            list(calls),
-            stop(calls),
-            answer(calls)));
+    return WORKERS_DESCRIPTOR
+        .group(
+            List.of(
+                spawn(calls, SubagentRoles.models(env)),
+                send(calls),
+                list(calls),
+                stop(calls),
+                answer(calls)))
+        .withInstructions(WORKERS_INSTRUCTIONS);
   }
 
   public static CapabilityGroup report(AgentServerClient agentServer) {
-    return REPORT_DESCRIPTOR.group(List.of(routine(new Calls(agentServer))));
+    return REPORT_DESCRIPTOR
+        .group(List.of(routine(new Calls(agentServer))))
+        .withInstructions(REPORT_INSTRUCTIONS);
   }
 
   record SpawnArguments(String name, String prompt, String backend, String model) {}

@@ -50,6 +50,12 @@ class WorkersToolsTest {
     assertThat(WorkersGroup.report(client).tools())
         .extracting(ToolSpec::name)
         .containsExactly("mark_routine");
+    assertThat(WorkersGroup.workers(client, Map.of()).instructions())
+        .startsWith("workers:")
+        .contains("worker_answer");
+    assertThat(WorkersGroup.report(client).instructions())
+        .startsWith("worker-report:")
+        .contains("mark_routine");
   }
 
   @Test
