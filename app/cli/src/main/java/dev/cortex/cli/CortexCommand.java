@@ -127,6 +127,7 @@ public final class CortexCommand implements Callable<Integer> {
     line.addSubcommand("agents", dev.cortex.cli.agents.AgentsCommand.line(io));
     line.addSubcommand("workers", dev.cortex.cli.agents.WorkersCommand.line(io));
     line.addSubcommand("models", ModelsCommand.line(io));
+    line.addSubcommand("plugins", dev.cortex.cli.plugins.PluginsCommand.line(io));
     line.addSubcommand("completion", new CompletionCommand(io));
     line.addSubcommand("manpages", new ManPagesCommand(io));
     return line;
