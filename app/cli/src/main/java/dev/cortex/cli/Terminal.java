@@ -18,6 +18,29 @@ public final class Terminal {
     return isTerminal(2);
   }
 
+  /**
+   * Shows {@code message} on standard error and asks {@code question} {@code [y/N]}: whether the
+   * person answered yes. The caller has made sure a person is there to answer.
+   */
+  public static boolean confirm(Io io, String message, String question) {
+    io.err().println();
+    io.err().println(message);
+    io.err().print(question + "? [y/N] ");
+    io.err().flush();
+    String answer;
+    try {
+      answer =
+          new java.io.BufferedReader(
+                  new java.io.InputStreamReader(io.in(), java.nio.charset.StandardCharsets.UTF_8))
+              .readLine();
+    } catch (IOException e) {
+      answer = null;
+    }
+    return answer != null
+        && java.util.List.of("y", "yes")
+            .contains(answer.strip().toLowerCase(java.util.Locale.ROOT));
+  }
+
   private static boolean isTerminal(int fd) {
     Path link = Path.of("/proc/self/fd/" + fd);
     if (Files.exists(link)) {

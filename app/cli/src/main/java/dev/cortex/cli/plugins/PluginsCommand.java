@@ -1,15 +1,22 @@
 package dev.cortex.cli.plugins;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cortex.base.Json;
+import dev.cortex.cli.AllGroups;
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Table;
+import dev.cortex.cli.Terminal;
+import dev.cortex.cli.workflows.CliConsent;
 import dev.cortex.server.plugins.Plugin;
+import dev.cortex.server.plugins.PluginAssignments;
 import dev.cortex.server.plugins.PluginCatalog;
 import dev.cortex.server.plugins.PluginServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -27,7 +34,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "plugins",
     mixinStandardHelpOptions = true,
-    description = "Plugin packages of this home: list, show.")
+    description = "Plugin packages of this home: list, show, assign, unassign.")
 public final class PluginsCommand implements Callable<Integer> {
   private final Io io;
 
@@ -40,12 +47,14 @@ public final class PluginsCommand implements Callable<Integer> {
     CommandLine plugins = new CommandLine(new PluginsCommand(io));
     plugins.addSubcommand("list", new ListPlugins(io));
     plugins.addSubcommand("show", new Show(io));
+    plugins.addSubcommand("assign", new Assign(io));
+    plugins.addSubcommand("unassign", new Unassign(io));
     return plugins;
   }
 
   @Override
   public Integer call() {
-    io.err().println("cortex plugins: say list or show.");
+    io.err().println("cortex plugins: say list, show, assign or unassign.");
     return CortexCommand.USAGE;
   }
 
@@ -66,9 +75,11 @@ public final class PluginsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      List<Plugin.View> views = catalog(io).stream().map(Plugin::view).toList();
+      List<Plugin> plugins = catalog(io);
+      List<Plugin.View> views = plugins.stream().map(Plugin::view).toList();
+      List<AssignmentView> assigned = assignments(io, plugins);
       if (json) {
-        io.out().println(Json.writePretty(Map.of("plugins", views)));
+        io.out().println(Json.writePretty(Map.of("plugins", views, "assignments", assigned)));
         return CortexCommand.OK;
       }
       if (views.isEmpty()) {
@@ -80,8 +91,16 @@ public final class PluginsCommand implements Callable<Integer> {
         return CortexCommand.OK;
       }
       List<List<String>> rows = new ArrayList<>();
-      rows.add(List.of("ID", "NAME", "VERSION", "SERVERS", "SKILLS", "PROBLEMS"));
+      rows.add(List.of("ID", "NAME", "VERSION", "SERVERS", "SKILLS", "PROBLEMS", "ASSIGNED"));
       for (Plugin.View v : views) {
+        List<String> where = new ArrayList<>();
+        for (AssignmentView a : assigned) {
+          if (a.pluginId().equals(v.id())) {
+            where.add(
+                a.environment()
+                    + (a.state().equals(PluginAssignments.ACTIVE) ? "" : " (" + a.state() + ")"));
+          }
+        }
         rows.add(
             List.of(
                 v.id(),
@@ -89,9 +108,35 @@ public final class PluginsCommand implements Callable<Integer> {
                 v.version() == null ? "-" : v.version(),
                 Integer.toString(v.servers().size()),
                 Integer.toString(v.skills().size()),
-                Integer.toString(v.problems().size())));
+                Integer.toString(v.problems().size()),
+                where.isEmpty() ? "-" : String.join(", ", where)));
       }
       Table.print(io.out(), rows);
+      for (AssignmentView a : assigned) {
+        if (a.state().equals(PluginAssignments.HELD)) {
+          io.err()
+              .println(
+                  "cortex: "
+                      + a.pluginId()
+                      + " is held back from "
+                      + a.environment()
+                      + ": its mcp.json changed since it was confirmed; confirm it again with"
+                      + " 'cortex plugins assign "
+                      + a.pluginId()
+                      + (a.environment().equals(PluginAssignments.DEFAULT)
+                          ? ""
+                          : " --project " + a.environment())
+                      + "'.");
+        } else if (a.state().equals(PluginAssignments.MISSING)) {
+          io.err()
+              .println(
+                  "cortex: "
+                      + a.pluginId()
+                      + " is assigned to "
+                      + a.environment()
+                      + " but its package is missing or not usable.");
+        }
+      }
       return CortexCommand.OK;
     }
   }
@@ -148,6 +193,202 @@ public final class PluginsCommand implements Callable<Integer> {
       }
       return CortexCommand.OK;
     }
+  }
+
+  /** {@code cortex plugins assign ID}. */
+  @Command(
+      name = "assign",
+      mixinStandardHelpOptions = true,
+      description =
+          "Give a plugin to the sessions of a project (or, without --project, to sessions that"
+              + " have none), after a person confirms what it adds.")
+  public static final class Assign implements Callable<Integer> {
+    private final Io io;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "The package's folder name.")
+    String id;
+
+    @Option(names = "--project", paramLabel = "PROJECT", description = "The sessions' project.")
+    String project;
+
+    @Option(names = "--yes", description = "Confirm what it adds without asking.")
+    boolean yes;
+
+    public Assign(Io io) {
+      this.io = io;
+    }
+
+    @Override
+    public Integer call() {
+      String environment = environment(io, project);
+      if (environment == null) {
+        return CortexCommand.USAGE;
+      }
+      Plugin plugin = PluginCatalog.of(io.home()).get(id).orElse(null);
+      if (plugin == null) {
+        io.err().println("cortex: NOT_FOUND: no plugin '" + id + "' (see 'cortex plugins list').");
+        return CortexCommand.FAILED;
+      }
+      if (!plugin.usable()) {
+        io.err()
+            .println(
+                "cortex: PLUGIN_UNUSABLE: "
+                    + id
+                    + " cannot be used: "
+                    + plugin.problems().get(0).component()
+                    + ": "
+                    + plugin.problems().get(0).reason()
+                    + ".");
+        return CortexCommand.FAILED;
+      }
+      String by = "--yes";
+      if (!plugin.servers().isEmpty()) {
+        String message = adds(plugin, environment);
+        if (yes || CliConsent.isSet(io.env(CliConsent.ASSUME_YES))) {
+          io.err().println(message);
+        } else if (!Terminal.stdinIsTerminal()) {
+          io.err()
+              .println(
+                  "cortex: CONFIRMATION_NEEDED: "
+                      + id
+                      + " adds MCP servers and there is no terminal to ask on; pass --yes (or"
+                      + " set "
+                      + CliConsent.ASSUME_YES
+                      + "=1) to confirm what it adds. Nothing was assigned.");
+          return CortexCommand.FAILED;
+        } else if (!Terminal.confirm(io, message, "Assign it")) {
+          io.err().println("cortex: CONFIRMATION_DECLINED: nothing was assigned.");
+          return CortexCommand.FAILED;
+        } else {
+          by = "terminal";
+        }
+      }
+      PluginAssignments.Assignment assignment =
+          new PluginAssignments.Assignment(
+              plugin.id(),
+              environment,
+              plugin.mcpHash(),
+              plugin.view().servers(),
+              by,
+              java.time.Instant.now());
+      AllGroups.database(io)
+          .get()
+          .write(
+              c -> {
+                PluginAssignments.put(c, assignment);
+                return null;
+              });
+      io.err()
+          .println(
+              "cortex: "
+                  + plugin.id()
+                  + " is assigned to "
+                  + where(environment)
+                  + " (servers: "
+                  + plugin.servers().size()
+                  + ", skills: "
+                  + plugin.skills().size()
+                  + ").");
+      return CortexCommand.OK;
+    }
+  }
+
+  /** {@code cortex plugins unassign ID}. */
+  @Command(
+      name = "unassign",
+      mixinStandardHelpOptions = true,
+      description = "Take a plugin from the sessions of a project (or of sessions without one).")
+  public static final class Unassign implements Callable<Integer> {
+    private final Io io;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "The package's folder name.")
+    String id;
+
+    @Option(names = "--project", paramLabel = "PROJECT", description = "The sessions' project.")
+    String project;
+
+    public Unassign(Io io) {
+      this.io = io;
+    }
+
+    @Override
+    public Integer call() {
+      String environment = environment(io, project);
+      if (environment == null) {
+        return CortexCommand.USAGE;
+      }
+      boolean removed =
+          AllGroups.database(io).get().write(c -> PluginAssignments.remove(c, id, environment));
+      if (!removed) {
+        io.err()
+            .println(
+                "cortex: NOT_FOUND: " + id + " is not assigned to " + where(environment) + ".");
+        return CortexCommand.FAILED;
+      }
+      io.err().println("cortex: " + id + " is no longer assigned to " + where(environment) + ".");
+      return CortexCommand.OK;
+    }
+  }
+
+  /** An assignment and where it stands. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  record AssignmentView(
+      String pluginId, String environment, String state, String confirmedBy, Instant confirmedAt) {}
+
+  private static List<AssignmentView> assignments(Io io, List<Plugin> plugins) {
+    Map<String, Plugin> byId = new HashMap<>();
+    plugins.forEach(p -> byId.put(p.id(), p));
+    return AllGroups.database(io).get().read(PluginAssignments::all).stream()
+        .map(
+            a ->
+                new AssignmentView(
+                    a.pluginId(),
+                    a.environment(),
+                    a.state(byId.get(a.pluginId())),
+                    a.confirmedBy(),
+                    a.confirmedAt()))
+        .toList();
+  }
+
+  /** The environment of {@code --project}, or null (said why) when it is not a project's name. */
+  private static String environment(Io io, String project) {
+    if (project == null) {
+      return PluginAssignments.DEFAULT;
+    }
+    if (!PluginAssignments.ENVIRONMENT.matcher(project).matches()) {
+      io.err()
+          .println(
+              "cortex: INVALID_ARGUMENT: --project is a project's name: 1-128 letters, digits and"
+                  + " '. _ : / -', starting with a letter or digit.");
+      return null;
+    }
+    return project;
+  }
+
+  private static String where(String environment) {
+    return environment.equals(PluginAssignments.DEFAULT)
+        ? "sessions without a project"
+        : "sessions of project " + environment;
+  }
+
+  /** What the plugin adds, as a person is asked to confirm it. */
+  static String adds(Plugin plugin, String environment) {
+    StringBuilder text =
+        new StringBuilder(
+            "Plugin "
+                + plugin.id()
+                + " ("
+                + plugin.name()
+                + (plugin.version() == null ? "" : " " + plugin.version())
+                + ") adds these MCP servers to "
+                + where(environment)
+                + ":");
+    for (PluginServer.Summary s : plugin.view().servers()) {
+      text.append("\n  ").append(s.name()).append(" (").append(s.type()).append("): ");
+      text.append(describe(s));
+    }
+    text.append("\nIts servers run with this user's rights: assign only plugins you trust.");
+    return text.toString();
   }
 
   /**

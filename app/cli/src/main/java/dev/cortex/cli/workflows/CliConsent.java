@@ -6,10 +6,6 @@ import dev.cortex.workflows.consent.Confirmation;
 import dev.cortex.workflows.consent.Confirmer;
 import dev.cortex.workflows.consent.ConsentPolicy;
 import dev.cortex.workflows.consent.Decision;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
@@ -57,23 +53,12 @@ public final class CliConsent implements Confirmer {
           CHANNEL,
           "there is no terminal to ask on; pass --yes or set " + ASSUME_YES + "=1 to confirm it");
     }
-    io.err().println();
-    io.err().println(confirmation.message());
-    io.err().print(confirmation.action() + "? [y/N] ");
-    io.err().flush();
-    String answer;
-    try {
-      answer =
-          new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8)).readLine();
-    } catch (IOException e) {
-      answer = null;
-    }
-    boolean approved =
-        answer != null && List.of("y", "yes").contains(answer.strip().toLowerCase(Locale.ROOT));
+    boolean approved = Terminal.confirm(io, confirmation.message(), confirmation.action());
     return approved ? Decision.approved(CHANNEL) : Decision.declined(CHANNEL);
   }
 
-  static boolean isSet(String value) {
+  /** Whether a variable such as {@link #ASSUME_YES} is set to 1, true or yes. */
+  public static boolean isSet(String value) {
     return value != null
         && List.of("1", "true", "yes").contains(value.strip().toLowerCase(Locale.ROOT));
   }

@@ -818,6 +818,7 @@ public final class Daemon implements AutoCloseable {
         InteractionsSchema.area(),
         SubagentsSchema.area(),
         TeamSchema.area(),
+        dev.cortex.server.plugins.PluginAssignments.area(),
         Signins.area(),
         WebSchema.area());
   }

@@ -6,6 +6,7 @@ import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.TestJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,9 @@ class PluginsCliIT {
         search.resolve("skills/lookup/SKILL.md"),
         "---\nname: lookup\ndescription: Looks things up.\n---\nSteps.\n");
     Files.createDirectories(home.resolve("plugins/unfinished"));
+    Path notes = Files.createDirectories(home.resolve("plugins/notes/skills/jot"));
+    Files.writeString(home.resolve("plugins/notes/plugin.json"), "{\"name\": \"Notes\"}");
+    Files.writeString(notes.resolve("SKILL.md"), "Jots things down.\n");
   }
 
   CortexProcess.Finished cortex(String... args) throws Exception {
@@ -89,9 +93,9 @@ class PluginsCliIT {
 
     CortexProcess.Finished all = cortex("plugins", "list", "--json");
     JsonNode plugins = TestJson.JSON.readTree(all.stdout()).path("plugins");
-    assertThat(plugins.size()).isEqualTo(2);
-    assertThat(plugins.get(1).path("usable").asBoolean()).isFalse();
-    assertThat(plugins.get(1).path("problems").get(0).path("component").asString())
+    assertThat(plugins.size()).isEqualTo(3);
+    assertThat(plugins.get(2).path("usable").asBoolean()).isFalse();
+    assertThat(plugins.get(2).path("problems").get(0).path("component").asString())
         .isEqualTo("plugin.json");
   }
 
@@ -103,5 +107,129 @@ class PluginsCliIT {
     CortexProcess.Finished bad = cortex("plugins", "show", "../search");
     assertThat(bad.exitCode()).isEqualTo(1);
     assertThat(bad.stderr()).contains("NOT_FOUND");
+  }
+
+  static JsonNode assignments(CortexProcess.Finished list) {
+    return TestJson.JSON.readTree(list.stdout()).path("assignments");
+  }
+
+  @Test
+  void assign_needsAConfirmationOfWhatItAdds_andAChangedMcpJsonIsHeldBackUntilConfirmedAgain()
+      throws Exception {
+    CortexProcess.Finished unconfirmed = cortex("plugins", "assign", "search");
+    assertThat(unconfirmed.exitCode()).isEqualTo(1);
+    assertThat(unconfirmed.stderr()).contains("CONFIRMATION_NEEDED", "--yes");
+    assertThat(assignments(cortex("plugins", "list", "--json"))).isEmpty();
+
+    CortexProcess.Finished yes = cortex("plugins", "assign", "search", "--yes");
+    assertThat(yes.exitCode()).as(yes.stderr()).isZero();
+    assertThat(yes.stderr())
+        .contains(
+            "adds these MCP servers to sessions without a project",
+            "index (stdio): node, 3 arguments, env SEARCH_KEY",
+            "web (streamable-http): https://search.example.com, headers X-Api-Key",
+            "is assigned to sessions without a project (servers: 2, skills: 1)");
+    CortexProcess.Finished project =
+        cortex("plugins", "assign", "search", "--project", "proj-a", "--yes");
+    assertThat(project.exitCode()).as(project.stderr()).isZero();
+    // A plugin that adds no server needs no confirmation.
+    CortexProcess.Finished notes = cortex("plugins", "assign", "notes");
+    assertThat(notes.exitCode()).as(notes.stderr()).isZero();
+
+    CortexProcess.Finished list = cortex("plugins", "list");
+    assertThat(list.stdout()).contains("ASSIGNED", "default, proj-a");
+    JsonNode assigned = assignments(cortex("plugins", "list", "--json"));
+    assertThat(assigned.size()).isEqualTo(3);
+    assertThat(assigned.get(0).path("plugin_id").asString()).isEqualTo("notes");
+    assertThat(assigned.get(1).path("environment").asString()).isEqualTo("default");
+    assertThat(assigned.get(1).path("state").asString()).isEqualTo("active");
+    assertThat(assigned.get(1).path("confirmed_by").asString()).isEqualTo("--yes");
+
+    // What it adds changed: held back everywhere until a person confirms it again.
+    Path mcp = home.resolve("plugins/search/mcp.json");
+    Files.writeString(
+        mcp,
+        Files.readString(mcp)
+            .replace("\"leaky\"", "\"more\": {\"command\": \"python3\"}, \"leaky\""));
+    CortexProcess.Finished held = cortex("plugins", "list");
+    assertThat(held.stdout()).contains("default (held), proj-a (held)");
+    assertThat(held.stderr())
+        .contains(
+            "search is held back from proj-a", "cortex plugins assign search --project proj-a");
+    CortexProcess.Finished again =
+        cortex("plugins", "assign", "search", "--project", "proj-a", "--yes");
+    assertThat(again.stderr()).contains("more (stdio): python3, 0 arguments");
+    assertThat(cortex("plugins", "list").stdout())
+        .contains("default (held), proj-a")
+        .doesNotContain("proj-a (held)");
+    assertThat(assignments(cortex("plugins", "list", "--json")).get(2).path("state").asString())
+        .isEqualTo("active");
+
+    CortexProcess.Finished gone = cortex("plugins", "unassign", "search", "--project", "proj-a");
+    assertThat(gone.exitCode()).as(gone.stderr()).isZero();
+    CortexProcess.Finished twice = cortex("plugins", "unassign", "search", "--project", "proj-a");
+    assertThat(twice.exitCode()).isEqualTo(1);
+    assertThat(twice.stderr()).contains("NOT_FOUND");
+    assertThat(assignments(cortex("plugins", "list", "--json")).size()).isEqualTo(2);
+
+    // Bad input writes nothing.
+    CortexProcess.Finished badProject =
+        cortex("plugins", "assign", "search", "--project", "no spaces", "--yes");
+    assertThat(badProject.exitCode()).isEqualTo(2);
+    assertThat(badProject.stderr()).contains("INVALID_ARGUMENT", "--project");
+    CortexProcess.Finished unusable = cortex("plugins", "assign", "unfinished", "--yes");
+    assertThat(unusable.exitCode()).isEqualTo(1);
+    assertThat(unusable.stderr()).contains("PLUGIN_UNUSABLE", "plugin.json");
+    CortexProcess.Finished unknown = cortex("plugins", "assign", "nothing", "--yes");
+    assertThat(unknown.exitCode()).isEqualTo(1);
+    assertThat(unknown.stderr()).contains("NOT_FOUND");
+    assertThat(assignments(cortex("plugins", "list", "--json")).size()).isEqualTo(2);
+  }
+
+  @Test
+  void assign_onATerminal_asksYesOrNo() throws Exception {
+    for (String reply : List.of("n", "y")) {
+      ProcessBuilder builder =
+          new ProcessBuilder(
+              "script",
+              "-qec",
+              String.join(
+                  " ",
+                  CortexProcess.command("plugins", "assign", "search", "--project", "tty").stream()
+                      .map(a -> "'" + a + "'")
+                      .toList()),
+              "/dev/null");
+      builder.environment().putAll(env);
+      builder.environment().remove("CORTEX_ASSUME_YES");
+      builder.redirectErrorStream(true);
+      Process process = builder.start();
+      StringBuilder seen = new StringBuilder();
+      var in = process.getInputStream();
+      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+      while (!seen.toString().contains("[y/N]") && System.nanoTime() < deadline) {
+        int b = in.read();
+        if (b < 0) {
+          break;
+        }
+        seen.append((char) b);
+      }
+      process.getOutputStream().write((reply + "\n").getBytes());
+      process.getOutputStream().flush();
+      String rest = new String(in.readAllBytes());
+      int code = process.waitFor();
+      assertThat(seen.toString())
+          .contains("adds these MCP servers to sessions of project tty", "Assign it? [y/N]")
+          .doesNotContain(ENV_SECRET, HEADER_SECRET, QUERY_SECRET);
+      if (reply.equals("n")) {
+        assertThat(code).isEqualTo(1);
+        assertThat(rest).contains("CONFIRMATION_DECLINED");
+        assertThat(assignments(cortex("plugins", "list", "--json"))).isEmpty();
+      } else {
+        assertThat(code).as(rest).isZero();
+        JsonNode assigned = assignments(cortex("plugins", "list", "--json"));
+        assertThat(assigned.size()).isEqualTo(1);
+        assertThat(assigned.get(0).path("confirmed_by").asString()).isEqualTo("terminal");
+      }
+    }
   }
 }
