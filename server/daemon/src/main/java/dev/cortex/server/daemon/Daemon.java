@@ -261,14 +261,17 @@ public final class Daemon implements AutoCloseable {
     options.backends().forEach(b -> backends.put(b.name(), b));
     Executions executions = new Executions(options.database(), options.clock());
     Costs costs = new Costs(options.database(), options.clock());
+    SessionEnvironment environment =
+        new SessionEnvironment(
+            options.home(), options.env(), token, boundWebhook::get, options.team());
+    environment.plugins(new SessionPlugins(options.home(), options.database())::of);
     SessionService sessions =
         new SessionService(
             new SessionStore(options.database(), options.clock(), secrets(token, shared)),
             executions,
             costs,
             backends,
-            new SessionEnvironment(
-                options.home(), options.env(), token, boundWebhook::get, options.team()),
+            environment,
             options.budgets(),
             options.sessionSettings(),
             ModelPrices.shipped(),

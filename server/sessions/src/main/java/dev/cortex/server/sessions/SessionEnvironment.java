@@ -4,6 +4,7 @@ import dev.cortex.base.CortexHome;
 import dev.cortex.base.Hashes;
 import dev.cortex.base.Json;
 import dev.cortex.protocol.session.McpConfigNames;
+import dev.cortex.server.sessions.backend.TurnRequest;
 import dev.cortex.server.sessions.store.Session;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,6 +88,69 @@ public final class SessionEnvironment {
     this.serverEnvironment = Map.copyOf(serverEnvironment);
     this.webhookToken = webhookToken;
     this.webhookPort = webhookPort;
+  }
+
+  private volatile java.util.function.Function<Session, List<TurnRequest.PluginMcp>> plugins =
+      session -> List.of();
+
+  /**
+   * Where the MCP servers of the plugins assigned to a session come from (the agent server's plugin
+   * assignments); none until it is set.
+   */
+  public void plugins(java.util.function.Function<Session, List<TurnRequest.PluginMcp>> source) {
+    this.plugins = java.util.Objects.requireNonNull(source, "source");
+  }
+
+  /**
+   * The plugin servers of {@code session}'s turn: none for a session without Cortex's tools
+   * (composition {@code none}) or a subagent; a source that fails gives none, and the turn goes on.
+   */
+  public List<TurnRequest.PluginMcp> pluginsOf(Session session) {
+    if (session.composition() == Session.Composition.NONE
+        || session.startedBy() == Session.StartedBy.SUBAGENT) {
+      return List.of();
+    }
+    try {
+      return plugins.apply(session);
+    } catch (RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(SessionEnvironment.class)
+          .warn("the plugins of session {} could not be read; its turn has none", session.id(), e);
+      return List.of();
+    }
+  }
+
+  /**
+   * The stdio servers of {@code servers} as an MCP configuration file (Claude Code's format),
+   * written once per distinct content, owner-only; null when there are none.
+   */
+  public Path pluginConfig(List<TurnRequest.PluginMcp> servers) {
+    ObjectNode root = Json.mapper().createObjectNode();
+    ObjectNode entries = root.putObject("mcpServers");
+    for (TurnRequest.PluginMcp server : servers) {
+      if (!server.stdio()) {
+        continue;
+      }
+      ObjectNode entry = entries.putObject(server.key());
+      entry.put("type", "stdio");
+      entry.put("command", server.command());
+      var args = entry.putArray("args");
+      server.args().forEach(args::add);
+      ObjectNode env = entry.putObject("env");
+      server.env().forEach(env::put);
+      if (server.cwd() != null) {
+        entry.put("cwd", server.cwd());
+      }
+    }
+    if (entries.isEmpty()) {
+      return null;
+    }
+    String text = Json.writePretty(root) + "\n";
+    Path file =
+        home.configDir().resolve("mcp-plugins").resolve("mcp-plugins-" + digest(text) + ".json");
+    if (!Files.isRegularFile(file)) {
+      CortexHome.writeAtomically(file, text);
+    }
+    return file;
   }
 
   /** The groups of {@code session}'s MCP server, in order, with team mode off. */

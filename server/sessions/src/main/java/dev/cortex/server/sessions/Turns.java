@@ -203,6 +203,7 @@ final class Turns implements AutoCloseable {
 
   private TurnRequest request(Session session, List<Inbox.Message> messages) {
     SessionEnvironment.McpConfig config = environment.mcpConfig(session);
+    List<TurnRequest.PluginMcp> plugins = environment.pluginsOf(session);
     return new TurnRequest(
         session.id(),
         messages.stream()
@@ -214,7 +215,9 @@ final class Turns implements AutoCloseable {
         environment.environment(session, config),
         config.file(),
         config.strict(),
-        session.program());
+        session.program(),
+        plugins,
+        plugins.isEmpty() ? null : environment.pluginConfig(plugins));
   }
 
   private void onEvent(Session session, LiveTurn turn, BackendEvent event) {

@@ -78,6 +78,10 @@ record ClaudeSpawn(List<String> command, Map<String, String> environment) {
             "--replay-user-messages",
             "--mcp-config",
             request.mcpConfig().toString()));
+    if (request.pluginMcpConfig() != null) {
+      // Layered after Cortex's own; --strict-mcp-config (a none session) never has plugins.
+      argv.add(request.pluginMcpConfig().toString());
+    }
     if (request.strictMcpConfig()) {
       argv.add("--strict-mcp-config");
     }

@@ -94,6 +94,25 @@ public final class CommandBackend implements Backend {
     first.put("resume", request.resume());
     first.put("model", request.model());
     first.put("mcp_config", request.mcpConfig().toString());
+    List<Map<String, Object>> plugins = new ArrayList<>();
+    for (TurnRequest.PluginMcp server : request.plugins()) {
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("key", server.key());
+      item.put("plugin", server.plugin());
+      item.put("name", server.name());
+      item.put("type", server.type());
+      if (server.stdio()) {
+        item.put("command", server.command());
+        item.put("args", server.args());
+        item.put("env", server.env());
+        item.put("cwd", server.cwd());
+      } else {
+        item.put("url", server.url());
+        item.put("headers", server.headers());
+      }
+      plugins.add(item);
+    }
+    first.put("plugin_servers", plugins);
     return BackendJson.MAPPER.writeValueAsString(first);
   }
 

@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param mcpConfig the MCP configuration file the backend loads (the session's composition)
  * @param strictMcpConfig whether only that file's servers may load ({@code none} composition)
  * @param program the program of a {@code command} backend (argv), or null
+ * @param plugins the MCP servers of the plugins assigned to the session, ready to start
+ * @param pluginMcpConfig those of them that are stdio servers as an MCP configuration file (Claude
+ *     Code's format, owner-only) loaded after {@code mcpConfig}, or null when none
  */
 public record TurnRequest(
     String sessionId,
@@ -29,7 +32,9 @@ public record TurnRequest(
     Map<String, String> environment,
     Path mcpConfig,
     boolean strictMcpConfig,
-    List<String> program) {
+    List<String> program,
+    List<PluginMcp> plugins,
+    Path pluginMcpConfig) {
   public TurnRequest {
     Objects.requireNonNull(sessionId, "sessionId");
     messages = List.copyOf(messages);
@@ -40,6 +45,63 @@ public record TurnRequest(
     environment = Map.copyOf(environment);
     Objects.requireNonNull(mcpConfig, "mcpConfig");
     program = program == null ? null : List.copyOf(program);
+    plugins = plugins == null ? List.of() : List.copyOf(plugins);
+  }
+
+  /** A turn without plugins. */
+  public TurnRequest(
+      String sessionId,
+      List<Message> messages,
+      String resume,
+      String model,
+      Path workingDirectory,
+      Map<String, String> environment,
+      Path mcpConfig,
+      boolean strictMcpConfig,
+      List<String> program) {
+    this(
+        sessionId,
+        messages,
+        resume,
+        model,
+        workingDirectory,
+        environment,
+        mcpConfig,
+        strictMcpConfig,
+        program,
+        List.of(),
+        null);
+  }
+
+  /**
+   * An MCP server of a plugin assigned to the session, with its values expanded: a {@code stdio}
+   * server ({@code command}, {@code args}, {@code env}, {@code cwd}) or a remote one ({@code
+   * streamable-http} or {@code sse}: {@code url}, {@code headers}).
+   *
+   * @param key its name among the session's servers: {@code plugin-<plugin>-<name>}
+   */
+  public record PluginMcp(
+      String key,
+      String plugin,
+      String name,
+      String type,
+      String command,
+      List<String> args,
+      Map<String, String> env,
+      String cwd,
+      String url,
+      Map<String, String> headers) {
+    public PluginMcp {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(type, "type");
+      args = args == null ? List.of() : List.copyOf(args);
+      env = env == null ? Map.of() : Map.copyOf(env);
+      headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
+
+    public boolean stdio() {
+      return type.equals("stdio");
+    }
   }
 
   /**

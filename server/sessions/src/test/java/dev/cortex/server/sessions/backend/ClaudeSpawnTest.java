@@ -44,6 +44,43 @@ class ClaudeSpawnTest {
   }
 
   @Test
+  void of_withPlugins_layersTheirConfigurationAfterCortexOwn() {
+    TurnRequest base = request(null, null, HOME_CONFIG.resolve("mcp-config.json"), false, "core");
+    Path plugins = HOME_CONFIG.resolve("mcp-plugins/mcp-plugins-0123abcd.json");
+    TurnRequest request =
+        new TurnRequest(
+            base.sessionId(),
+            base.messages(),
+            null,
+            null,
+            base.workingDirectory(),
+            base.environment(),
+            base.mcpConfig(),
+            false,
+            null,
+            List.of(
+                new TurnRequest.PluginMcp(
+                    "plugin-p-s",
+                    "p",
+                    "s",
+                    "stdio",
+                    "node",
+                    List.of(),
+                    Map.of(),
+                    null,
+                    null,
+                    null)),
+            plugins);
+    List<String> argv = ClaudeSpawn.of(request, "claude", CONFIG_DIR, java.util.Set.of()).command();
+    int at = argv.indexOf("--mcp-config");
+    assertThat(argv.subList(at, at + 3))
+        .containsExactly(
+            "--mcp-config", HOME_CONFIG.resolve("mcp-config.json").toString(), plugins.toString());
+    assertThat(ClaudeSpawn.of(base, "claude", CONFIG_DIR, java.util.Set.of()).command())
+        .doesNotContain(plugins.toString());
+  }
+
+  @Test
   void of_strictNoneComposition_matchesGolden() throws IOException {
     assertGolden(
         "strict-none.txt",

@@ -1,0 +1,82 @@
+package dev.cortex.server.daemon;
+
+import dev.cortex.base.CortexHome;
+import dev.cortex.server.plugins.PluginAssignments;
+import dev.cortex.server.plugins.PluginCatalog;
+import dev.cortex.server.plugins.PluginMaterials;
+import dev.cortex.server.plugins.PluginServer;
+import dev.cortex.server.sessions.backend.TurnRequest;
+import dev.cortex.server.sessions.store.Session;
+import dev.cortex.storage.Database;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The plugin servers of a session's turn: the plugins assigned to its environment (its project, or
+ * {@code default}), read again at each turn so that an edit or a new confirmation counts at once.
+ * What is left out (held back, missing, no data folder) goes to the server's log.
+ */
+final class SessionPlugins {
+  private static final Logger log = LoggerFactory.getLogger(SessionPlugins.class);
+
+  private final PluginCatalog catalog;
+  private final java.nio.file.Path dataRoot;
+  private final Supplier<Database> database;
+
+  SessionPlugins(CortexHome home, Supplier<Database> database) {
+    this.catalog = PluginCatalog.of(home);
+    this.dataRoot = home.dataDir().resolve(PluginMaterials.DATA_DIR);
+    this.database = database;
+  }
+
+  List<TurnRequest.PluginMcp> of(Session session) {
+    String environment = PluginAssignments.environmentOf(session.project());
+    List<PluginAssignments.Assignment> assigned =
+        database.get().read(c -> PluginAssignments.of(c, environment));
+    if (assigned.isEmpty()) {
+      return List.of();
+    }
+    PluginMaterials.Result result = PluginMaterials.of(catalog, assigned, dataRoot);
+    for (String note : result.notes()) {
+      log.warn("session {}: {}", session.id(), note);
+    }
+    List<TurnRequest.PluginMcp> servers = new ArrayList<>();
+    for (PluginMaterials.Ready ready : result.servers()) {
+      PluginServer server = ready.server();
+      if (server instanceof PluginServer.Stdio stdio) {
+        servers.add(
+            new TurnRequest.PluginMcp(
+                ready.key(),
+                ready.pluginId(),
+                stdio.name(),
+                stdio.type(),
+                stdio.command(),
+                stdio.args(),
+                stdio.env(),
+                stdio.cwd() != null
+                    ? stdio.cwd()
+                    : catalog.dir().resolve(ready.pluginId()).toString(),
+                null,
+                null));
+      } else {
+        PluginServer.Remote remote = (PluginServer.Remote) server;
+        servers.add(
+            new TurnRequest.PluginMcp(
+                ready.key(),
+                ready.pluginId(),
+                remote.name(),
+                remote.type(),
+                null,
+                null,
+                null,
+                null,
+                remote.url().toString(),
+                remote.headers()));
+      }
+    }
+    return servers;
+  }
+}

@@ -1,0 +1,158 @@
+package dev.cortex.e2e.plugins;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.CliRun;
+import dev.cortex.testing.CortexProcess;
+import dev.cortex.testing.ScriptedAgent;
+import dev.cortex.testing.SessionApi;
+import dev.cortex.testing.TestJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A plugin assigned to a project reaches that project's sessions: the scripted agent (the {@code
+ * command} backend) gets its stdio server in the turn, starts it (a second {@code cortex mcp}, from
+ * a script inside the package that also uses {@code ${PLUGIN_DATA}}), lists its tools and calls
+ * one. Sessions of another project, without Cortex's tools, or after the package's {@code mcp.json}
+ * changed get none.
+ */
+class PluginSessionsIT {
+  static final String KEY = "plugin-clock-time";
+
+  @TempDir static Path home;
+  @TempDir static Path work;
+  static AgentServer server;
+  static SessionApi api;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path root = Files.createDirectories(home.resolve("plugins/clock/bin"));
+    Files.writeString(home.resolve("plugins/clock/plugin.json"), "{\"name\": \"Clock\"}");
+    StringBuilder exec = new StringBuilder("exec");
+    for (String arg : CortexProcess.command("mcp", "--bundles", "core")) {
+      exec.append(" '").append(arg).append("'");
+    }
+    Path serve = root.resolve("serve");
+    Files.writeString(serve, "#!/bin/sh\nmkdir -p \"$1\" && : > \"$1/started\"\n" + exec + "\n");
+    Files.setPosixFilePermissions(serve, PosixFilePermissions.fromString("rwx------"));
+    Files.writeString(
+        home.resolve("plugins/clock/mcp.json"),
+        "{\"mcpServers\": {"
+            + "\"time\": {\"command\": \"${PLUGIN_ROOT}/bin/serve\", \"args\": [\"${PLUGIN_DATA}/run\"]},"
+            + "\"far\": {\"url\": \"https://plugins.example.com/mcp\"}"
+            + "}}");
+    server = new AgentServer(home, Map.of()).start();
+    api = new SessionApi(server);
+    CliRun assigned =
+        CliRun.run(server, "", "plugins", "assign", "clock", "--project", "timed", "--yes");
+    assertThat(assigned.exitCode()).as(assigned.stderr()).isZero();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (api != null) {
+      api.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  static String session(String name, Map<String, Object> more) throws Exception {
+    Map<String, Object> fields = new LinkedHashMap<>(more);
+    fields.put("name", name);
+    return api.create(ScriptedAgent.command(), work, fields).path("id").asString();
+  }
+
+  static String script(Map<String, Object> script) {
+    return TestJson.JSON.writeValueAsString(script);
+  }
+
+  /** The tools each server listed in the session's last turn, by server key. */
+  static Map<String, List<String>> listed(String session) throws Exception {
+    Map<String, List<String>> listed = new LinkedHashMap<>();
+    for (JsonNode entry : api.transcript(session)) {
+      String text = entry.path("body").path("text").asString();
+      if (entry.path("kind").asString().equals("assistant") && text.startsWith("{")) {
+        JsonNode server = TestJson.JSON.readTree(text);
+        List<String> tools = new ArrayList<>();
+        server.path("tools").forEach(t -> tools.add(t.asString()));
+        listed.put(server.path("server").asString(), tools);
+      }
+    }
+    return listed;
+  }
+
+  @Test
+  void aSessionOfTheProject_getsThePluginsStdioServer_andCallsItsTools() throws Exception {
+    String id = session("plugin-user", Map.of("project", "timed"));
+    SessionApi.Answer answer = api.follow(id, script(Map.of("list_tools", true)));
+    assertThat(answer.result().path("status").asString())
+        .as("%s", answer.lines())
+        .isEqualTo("completed");
+    Map<String, List<String>> tools = listed(id);
+    assertThat(tools).containsKey(KEY);
+    assertThat(tools.get(KEY)).contains("current_time", "remote_bash");
+    assertThat(Files.exists(home.resolve("data/plugins/clock/run/started")))
+        .as("the server ran with ${PLUGIN_DATA} made real")
+        .isTrue();
+
+    SessionApi.Answer called =
+        api.follow(
+            id,
+            script(
+                Map.of(
+                    "calls",
+                    List.of(
+                        Map.of(
+                            "server",
+                            KEY,
+                            "tool",
+                            "current_time",
+                            "arguments",
+                            Map.of("timezone", "UTC"))))));
+    assertThat(called.result().path("status").asString()).isEqualTo("completed");
+    JsonNode result =
+        api.transcript(id).stream()
+            .filter(e -> e.path("kind").asString().equals("tool_result"))
+            .reduce((a, b) -> b)
+            .orElseThrow();
+    assertThat(result.path("body").path("is_error").asBoolean()).as("%s", result).isFalse();
+    assertThat(result.path("body").path("content").asString()).contains("UTC");
+  }
+
+  @Test
+  void otherProjects_sessionsWithoutCortexTools_andAChangedPackage_getNoPluginServer()
+      throws Exception {
+    String other = session("plugin-other", Map.of("project", "untimed"));
+    api.follow(other, script(Map.of("list_tools", true)));
+    assertThat(listed(other)).isNotEmpty().doesNotContainKey(KEY);
+
+    String bare = session("plugin-bare", Map.of("project", "timed", "composition", "none"));
+    api.follow(bare, script(Map.of("list_tools", true)));
+    assertThat(listed(bare)).doesNotContainKey(KEY);
+
+    Path mcp = home.resolve("plugins/clock/mcp.json");
+    String confirmed = Files.readString(mcp);
+    Files.writeString(mcp, confirmed.replace("\"far\"", "\"farther\""));
+    try {
+      String held = session("plugin-held", Map.of("project", "timed"));
+      api.follow(held, script(Map.of("list_tools", true)));
+      assertThat(listed(held)).isNotEmpty().doesNotContainKey(KEY);
+    } finally {
+      Files.writeString(mcp, confirmed);
+    }
+  }
+}
