@@ -68,11 +68,11 @@ public final class AgentsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      return attempt(
+      return ServerCalls.attempt(
           io,
           () -> {
             Subagents.Listed listed =
-                post(
+                ServerCalls.post(
                     io,
                     Subagents.LIST,
                     new Subagents.Listing(session, limit),
@@ -121,11 +121,11 @@ public final class AgentsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      return attempt(
+      return ServerCalls.attempt(
           io,
           () -> {
             Subagents.Shown shown =
-                post(io, Subagents.SHOW, new Subagents.Ref(id), Subagents.Shown.class);
+                ServerCalls.post(io, Subagents.SHOW, new Subagents.Ref(id), Subagents.Shown.class);
             if (json) {
               io.out().println(Json.writePretty(shown));
               return CortexCommand.OK;
@@ -173,11 +173,12 @@ public final class AgentsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      return attempt(
+      return ServerCalls.attempt(
           io,
           () -> {
             Subagents.Stopped stopped =
-                post(io, Subagents.API_STOP, new Subagents.Ref(id), Subagents.Stopped.class);
+                ServerCalls.post(
+                    io, Subagents.API_STOP, new Subagents.Ref(id), Subagents.Stopped.class);
             io.err().println("cortex: " + stopped.agentId() + ": " + stopped.message());
             return stopped.stopped() ? CortexCommand.OK : CortexCommand.FAILED;
           });
@@ -191,13 +192,5 @@ public final class AgentsCommand implements Callable<Integer> {
 
   private static String usd(double usd) {
     return String.format(Locale.ROOT, "$%.4f", usd);
-  }
-
-  private static int attempt(Io io, ServerCalls.Work work) {
-    return ServerCalls.attempt(io, work);
-  }
-
-  private static <T> T post(Io io, String route, Object request, Class<T> type) {
-    return ServerCalls.post(io, route, request, type);
   }
 }

@@ -56,9 +56,7 @@ final class SessionPlugins {
                 stdio.command(),
                 stdio.args(),
                 stdio.env(),
-                stdio.cwd() != null
-                    ? stdio.cwd()
-                    : catalog.dir().resolve(ready.pluginId()).toString(),
+                stdio.cwd(),
                 null,
                 null));
       } else {

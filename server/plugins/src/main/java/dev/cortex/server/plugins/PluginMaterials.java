@@ -47,7 +47,7 @@ public final class PluginMaterials {
       for (PluginServer server : plugin.servers()) {
         String key = key(plugin.id(), server.name());
         if (!server.needsData()) {
-          ready.add(new Ready(key, plugin.id(), server));
+          ready.add(new Ready(key, plugin.id(), inRoot(server, plugin)));
           continue;
         }
         Path data = dataRoot.resolve(plugin.id());
@@ -62,7 +62,9 @@ public final class PluginMaterials {
                   + " is left out: its data folder cannot be made");
           continue;
         }
-        ready.add(new Ready(key, plugin.id(), withData((PluginServer.Stdio) server, data)));
+        ready.add(
+            new Ready(
+                key, plugin.id(), inRoot(withData((PluginServer.Stdio) server, data), plugin)));
       }
     }
     return new Result(ready, notes);
@@ -71,6 +73,20 @@ public final class PluginMaterials {
   /** {@code plugin-<id>-<name>}, in the letters a client's server names allow. */
   static String key(String pluginId, String name) {
     return ("plugin-" + pluginId + "-" + name).replaceAll("[^A-Za-z0-9_-]", "_");
+  }
+
+  /** A stdio server without a {@code cwd} runs in its package's folder. */
+  private static PluginServer inRoot(PluginServer server, Plugin plugin) {
+    if (server instanceof PluginServer.Stdio stdio && stdio.cwd() == null) {
+      return new PluginServer.Stdio(
+          stdio.name(),
+          stdio.command(),
+          stdio.args(),
+          stdio.env(),
+          plugin.root().toString(),
+          stdio.needsData());
+    }
+    return server;
   }
 
   private static PluginServer.Stdio withData(PluginServer.Stdio server, Path data) {
