@@ -11,12 +11,18 @@ import dev.cortex.cli.workflows.CliConsent;
 import dev.cortex.server.plugins.Plugin;
 import dev.cortex.server.plugins.PluginAssignments;
 import dev.cortex.server.plugins.PluginCatalog;
+import dev.cortex.server.plugins.PluginMaterials;
 import dev.cortex.server.plugins.PluginServer;
+import dev.cortex.server.plugins.link.PluginLink;
+import dev.cortex.server.plugins.link.PluginProbe;
+import dev.cortex.server.plugins.link.ToolPins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -120,7 +126,9 @@ public final class PluginsCommand implements Callable<Integer> {
                       + a.pluginId()
                       + " is held back from "
                       + a.environment()
-                      + ": its mcp.json changed since it was confirmed; confirm it again with"
+                      + ": "
+                      + a.heldReason()
+                      + "; confirm it again with"
                       + " 'cortex plugins assign "
                       + a.pluginId()
                       + (a.environment().equals(PluginAssignments.DEFAULT)
@@ -242,8 +250,14 @@ public final class PluginsCommand implements Callable<Integer> {
         return CortexCommand.FAILED;
       }
       String by = "--yes";
+      Map<String, List<ToolPins.Tool>> tools = new LinkedHashMap<>();
       if (!plugin.servers().isEmpty()) {
-        String message = adds(plugin, environment);
+        String failure = probe(io, plugin, tools);
+        if (failure != null) {
+          io.err().println("cortex: PLUGIN_SERVER_FAILED: " + failure + " Nothing was assigned.");
+          return CortexCommand.FAILED;
+        }
+        String message = adds(plugin, environment, tools);
         if (yes || CliConsent.isSet(io.env(CliConsent.ASSUME_YES))) {
           io.err().println(message);
         } else if (!Terminal.stdinIsTerminal()) {
@@ -270,7 +284,9 @@ public final class PluginsCommand implements Callable<Integer> {
               plugin.mcpHash(),
               plugin.view().servers(),
               by,
-              java.time.Instant.now());
+              java.time.Instant.now(),
+              pins(tools),
+              null);
       AllGroups.database(io)
           .get()
           .write(
@@ -333,7 +349,12 @@ public final class PluginsCommand implements Callable<Integer> {
   /** An assignment and where it stands. */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   record AssignmentView(
-      String pluginId, String environment, String state, String confirmedBy, Instant confirmedAt) {}
+      String pluginId,
+      String environment,
+      String state,
+      String heldReason,
+      String confirmedBy,
+      Instant confirmedAt) {}
 
   private static List<AssignmentView> assignments(Io io, List<Plugin> plugins) {
     Map<String, Plugin> byId = new HashMap<>();
@@ -345,6 +366,7 @@ public final class PluginsCommand implements Callable<Integer> {
                     a.pluginId(),
                     a.environment(),
                     a.state(byId.get(a.pluginId())),
+                    a.heldBecause(byId.get(a.pluginId())),
                     a.confirmedBy(),
                     a.confirmedAt()))
         .toList();
@@ -371,8 +393,47 @@ public final class PluginsCommand implements Callable<Integer> {
         : "sessions of project " + environment;
   }
 
-  /** What the plugin adds, as a person is asked to confirm it. */
-  static String adds(Plugin plugin, String environment) {
+  /** How long a server has for each step of listing its tools when a plugin is assigned. */
+  static final Duration PROBE_LIMIT = Duration.ofSeconds(30);
+
+  /**
+   * Asks each server of {@code plugin} for its tools (into {@code tools}, by server): null, or what
+   * went wrong (safe to show).
+   */
+  static String probe(Io io, Plugin plugin, Map<String, List<ToolPins.Tool>> tools) {
+    io.err().println("cortex: asking the servers of " + plugin.id() + " for their tools...");
+    PluginMaterials.Result servers =
+        PluginMaterials.servers(plugin, io.home().dataDir().resolve(PluginMaterials.DATA_DIR));
+    if (!servers.notes().isEmpty()) {
+      return servers.notes().get(0) + ".";
+    }
+    for (PluginMaterials.Ready ready : servers.servers()) {
+      try {
+        tools.put(
+            ready.server().name(),
+            PluginProbe.tools(
+                PluginLink.of(ready.server(), System.getenv(), line -> {}), PROBE_LIMIT));
+      } catch (IOException e) {
+        return "server "
+            + ready.server().name()
+            + " of "
+            + plugin.id()
+            + ": "
+            + e.getMessage()
+            + ".";
+      }
+    }
+    return null;
+  }
+
+  private static Map<String, Map<String, String>> pins(Map<String, List<ToolPins.Tool>> tools) {
+    Map<String, Map<String, String>> pins = new LinkedHashMap<>();
+    tools.forEach((server, list) -> pins.put(server, ToolPins.of(list)));
+    return pins;
+  }
+
+  /** What the plugin adds, as a person is asked to confirm it: its servers and their tools. */
+  static String adds(Plugin plugin, String environment, Map<String, List<ToolPins.Tool>> tools) {
     StringBuilder text =
         new StringBuilder(
             "Plugin "
@@ -386,6 +447,13 @@ public final class PluginsCommand implements Callable<Integer> {
     for (PluginServer.Summary s : plugin.view().servers()) {
       text.append("\n  ").append(s.name()).append(" (").append(s.type()).append("): ");
       text.append(describe(s));
+      for (ToolPins.Tool tool : tools.getOrDefault(s.name(), List.of())) {
+        text.append("\n    tool ").append(tool.name());
+        if (tool.description() != null && !tool.description().isBlank()) {
+          String line = tool.description().strip().lines().findFirst().orElse("");
+          text.append(": ").append(line.length() <= 100 ? line : line.substring(0, 100) + "...");
+        }
+      }
     }
     text.append("\nIts servers run with this user's rights: assign only plugins you trust.");
     return text.toString();

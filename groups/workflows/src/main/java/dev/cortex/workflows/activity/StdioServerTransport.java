@@ -1,5 +1,6 @@
 package dev.cortex.workflows.activity;
 
+import dev.cortex.process.LineSplitter;
 import dev.cortex.process.OutputListener;
 import dev.cortex.process.ProcessSpec;
 import dev.cortex.process.Processes;
@@ -9,7 +10,6 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -48,8 +48,8 @@ final class StdioServerTransport implements McpClientTransport {
   private final ProcessObserver observer;
   private final Sinks.Many<McpSchema.JSONRPCMessage> inbound =
       Sinks.many().unicast().onBackpressureBuffer();
-  private final Lines out = new Lines(this::message);
-  private final Lines err;
+  private final LineSplitter out = lines(this::message);
+  private final LineSplitter err;
   private final CompletableFuture<RunningProcess> started = new CompletableFuture<>();
   private volatile RunningProcess process;
   private volatile boolean closing;
@@ -60,7 +60,7 @@ final class StdioServerTransport implements McpClientTransport {
     this.mapper = mapper;
     this.stderr = stderr;
     this.observer = observer;
-    this.err = new Lines(stderr);
+    this.err = lines(stderr);
   }
 
   @Override
@@ -166,51 +166,14 @@ final class StdioServerTransport implements McpClientTransport {
     return mapper.convertValue(data, typeRef);
   }
 
-  private static String abbreviate(String line) {
-    return line.length() <= 200 ? line : line.substring(0, 200) + "…";
+  private static LineSplitter lines(Consumer<String> sink) {
+    return new LineSplitter(
+        MAX_LINE_BYTES,
+        sink,
+        () -> log.warn("a line of over {} bytes from an MCP server was dropped", MAX_LINE_BYTES));
   }
 
-  /** Splits one stream's chunks into UTF-8 lines; called on that stream's reader thread only. */
-  private static final class Lines {
-    private final Consumer<String> sink;
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
-    private boolean oversized;
-
-    Lines(Consumer<String> sink) {
-      this.sink = sink;
-    }
-
-    void accept(byte[] bytes, int offset, int length) {
-      int start = offset;
-      int end = offset + length;
-      for (int i = offset; i < end; i++) {
-        if (bytes[i] == '\n') {
-          append(bytes, start, i - start);
-          emit();
-          start = i + 1;
-        }
-      }
-      append(bytes, start, end - start);
-    }
-
-    private void append(byte[] bytes, int offset, int length) {
-      if (oversized || line.size() + (long) length > MAX_LINE_BYTES) {
-        oversized = true;
-        line.reset();
-        return;
-      }
-      line.write(bytes, offset, length);
-    }
-
-    private void emit() {
-      if (oversized) {
-        log.warn("a line of over {} bytes from an MCP server was dropped", MAX_LINE_BYTES);
-      } else {
-        String text = line.toString(StandardCharsets.UTF_8);
-        sink.accept(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
-      }
-      line.reset();
-      oversized = false;
-    }
+  private static String abbreviate(String line) {
+    return line.length() <= 200 ? line : line.substring(0, 200) + "…";
   }
 }

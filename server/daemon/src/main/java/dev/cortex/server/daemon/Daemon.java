@@ -264,7 +264,8 @@ public final class Daemon implements AutoCloseable {
     SessionEnvironment environment =
         new SessionEnvironment(
             options.home(), options.env(), token, boundWebhook::get, options.team());
-    environment.plugins(new SessionPlugins(options.home(), options.database())::of);
+    environment.plugins(
+        new SessionPlugins(options.home(), options.database(), environment::launcher)::of);
     SessionService sessions =
         new SessionService(
             new SessionStore(options.database(), options.clock(), secrets(token, shared)),

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import tools.jackson.core.type.TypeReference;
@@ -17,8 +18,9 @@ import tools.jackson.core.type.TypeReference;
 /**
  * Which plugins the sessions of an environment get, and what a person confirmed each one adds. An
  * environment is a session's project; sessions without one are in {@link #DEFAULT}. A plugin is
- * used as confirmed: once its {@code mcp.json} differs from the one confirmed (its hash), it is
- * held back until a person confirms it again.
+ * used as confirmed: once its {@code mcp.json} differs from the one confirmed (its hash), or one of
+ * its servers offers tools other than those confirmed (see {@link #hold}), it is held back until a
+ * person confirms it again.
  */
 public final class PluginAssignments {
   /** The environment of sessions without a project. */
@@ -49,6 +51,12 @@ public final class PluginAssignments {
               confirmed_at TEXT NOT NULL,
               PRIMARY KEY (plugin_id, environment)
             );
+            """),
+        Migration.sql(
+            2,
+            """
+            ALTER TABLE plugin_assignments ADD COLUMN confirmed_tools TEXT;
+            ALTER TABLE plugin_assignments ADD COLUMN held_reason TEXT;
             """));
   }
 
@@ -58,6 +66,11 @@ public final class PluginAssignments {
    * @param confirmedHash the hash of the {@code mcp.json} confirmed (null: it had none)
    * @param confirmedServers what its servers were, as shown when it was confirmed
    * @param confirmedBy how it was confirmed: {@code terminal} or {@code --yes}
+   * @param confirmedTools the tools each server listed when it was confirmed: server name to pins
+   *     (tool name to a digest of its description); empty for an assignment made before tools were
+   *     pinned, whose tools are then not checked
+   * @param heldReason why it is held back although its {@code mcp.json} is as confirmed (its tools
+   *     changed), or null
    */
   @JsonInclude(JsonInclude.Include.ALWAYS)
   public record Assignment(
@@ -66,11 +79,14 @@ public final class PluginAssignments {
       String confirmedHash,
       List<PluginServer.Summary> confirmedServers,
       String confirmedBy,
-      Instant confirmedAt) {
+      Instant confirmedAt,
+      Map<String, Map<String, String>> confirmedTools,
+      String heldReason) {
     public Assignment {
       Objects.requireNonNull(pluginId, "pluginId");
       Objects.requireNonNull(environment, "environment");
       confirmedServers = List.copyOf(confirmedServers);
+      confirmedTools = confirmedTools == null ? Map.of() : Map.copyOf(confirmedTools);
     }
 
     /**
@@ -81,7 +97,17 @@ public final class PluginAssignments {
       if (plugin == null || !plugin.usable()) {
         return MISSING;
       }
-      return Objects.equals(confirmedHash, plugin.mcpHash()) ? ACTIVE : HELD;
+      return Objects.equals(confirmedHash, plugin.mcpHash()) && heldReason == null ? ACTIVE : HELD;
+    }
+
+    /** Why it is held back against {@code plugin} as it is now; null when it is not. */
+    public String heldBecause(Plugin plugin) {
+      if (!state(plugin).equals(HELD)) {
+        return null;
+      }
+      return Objects.equals(confirmedHash, plugin.mcpHash())
+          ? heldReason
+          : "its mcp.json changed since it was confirmed";
     }
   }
 
@@ -96,20 +122,42 @@ public final class PluginAssignments {
         c,
         """
         INSERT INTO plugin_assignments
-          (plugin_id, environment, confirmed_hash, confirmed_servers, confirmed_by, confirmed_at)
-        VALUES (?, ?, ?, ?, ?, ?)
+          (plugin_id, environment, confirmed_hash, confirmed_servers, confirmed_by, confirmed_at,
+           confirmed_tools, held_reason)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (plugin_id, environment) DO UPDATE SET
           confirmed_hash = excluded.confirmed_hash,
           confirmed_servers = excluded.confirmed_servers,
           confirmed_by = excluded.confirmed_by,
-          confirmed_at = excluded.confirmed_at
+          confirmed_at = excluded.confirmed_at,
+          confirmed_tools = excluded.confirmed_tools,
+          held_reason = excluded.held_reason
         """,
         a.pluginId(),
         a.environment(),
         a.confirmedHash(),
         Json.write(a.confirmedServers()),
         a.confirmedBy(),
-        a.confirmedAt());
+        a.confirmedAt(),
+        Json.write(a.confirmedTools()),
+        a.heldReason());
+  }
+
+  /**
+   * Holds the plugin back in {@code environment} because its tools changed since they were
+   * confirmed ({@code reason} says how, without a tool's text): whether this changed anything (an
+   * assignment already held keeps its first reason).
+   */
+  public static boolean hold(Connection c, String pluginId, String environment, String reason)
+      throws SQLException {
+    return Sql.update(
+            c,
+            "UPDATE plugin_assignments SET held_reason = ? WHERE plugin_id = ? AND environment = ?"
+                + " AND held_reason IS NULL",
+            reason,
+            pluginId,
+            environment)
+        > 0;
   }
 
   /** Removes the plugin from the environment: whether it was assigned there. */
@@ -150,6 +198,13 @@ public final class PluginAssignments {
                 rs.getString("confirmed_servers"),
                 new TypeReference<List<PluginServer.Summary>>() {}),
         rs.getString("confirmed_by"),
-        Sql.instant(rs.getString("confirmed_at")));
+        Sql.instant(rs.getString("confirmed_at")),
+        rs.getString("confirmed_tools") == null
+            ? Map.of()
+            : Json.mapper()
+                .readValue(
+                    rs.getString("confirmed_tools"),
+                    new TypeReference<Map<String, Map<String, String>>>() {}),
+        rs.getString("held_reason"));
   }
 }

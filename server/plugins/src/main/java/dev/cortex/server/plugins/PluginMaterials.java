@@ -20,8 +20,16 @@ public final class PluginMaterials {
 
   private PluginMaterials() {}
 
-  /** A server ready to start: {@code key} names it among the session's servers. */
-  public record Ready(String key, String pluginId, PluginServer server) {}
+  /**
+   * A server ready to start: {@code key} names it among the session's servers; {@code pins} are its
+   * tools as confirmed (null: not pinned, not checked).
+   */
+  public record Ready(
+      String key,
+      String pluginId,
+      String environment,
+      PluginServer server,
+      Map<String, String> pins) {}
 
   /** The servers ready, and what was left out and why (for the server's log). */
   public record Result(List<Ready> servers, List<String> notes) {}
@@ -39,33 +47,54 @@ public final class PluginMaterials {
             "plugin "
                 + a.pluginId()
                 + (state.equals(PluginAssignments.HELD)
-                    ? " is held back: its mcp.json changed since it was confirmed ('cortex plugins"
-                        + " assign' confirms it again)"
+                    ? " is held back: "
+                        + a.heldBecause(plugin)
+                        + " ('cortex plugins assign' confirms it again)"
                     : " is missing or not usable"));
         continue;
       }
-      for (PluginServer server : plugin.servers()) {
-        String key = key(plugin.id(), server.name());
-        if (!server.needsData()) {
-          ready.add(new Ready(key, plugin.id(), inRoot(server, plugin)));
-          continue;
-        }
-        Path data = dataRoot.resolve(plugin.id());
-        try {
-          CortexHome.ensureDirectory(data);
-        } catch (RuntimeException e) {
-          notes.add(
-              "plugin "
-                  + plugin.id()
-                  + ": server "
-                  + server.name()
-                  + " is left out: its data folder cannot be made");
-          continue;
-        }
-        ready.add(
-            new Ready(
-                key, plugin.id(), inRoot(withData((PluginServer.Stdio) server, data), plugin)));
+      Result servers = servers(plugin, dataRoot);
+      notes.addAll(servers.notes());
+      for (Ready r : servers.servers()) {
+        Map<String, String> pins = a.confirmedTools().get(r.server().name());
+        ready.add(new Ready(r.key(), r.pluginId(), a.environment(), r.server(), pins));
       }
+    }
+    return new Result(ready, notes);
+  }
+
+  /**
+   * The servers of {@code plugin} with {@code ${PLUGIN_DATA}} made real (for no environment, not
+   * pinned): what a person confirms, and what each assignment starts.
+   */
+  public static Result servers(Plugin plugin, Path dataRoot) {
+    List<Ready> ready = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    for (PluginServer server : plugin.servers()) {
+      String key = key(plugin.id(), server.name());
+      if (!server.needsData()) {
+        ready.add(new Ready(key, plugin.id(), null, inRoot(server, plugin), null));
+        continue;
+      }
+      Path data = dataRoot.resolve(plugin.id());
+      try {
+        CortexHome.ensureDirectory(data);
+      } catch (RuntimeException e) {
+        notes.add(
+            "plugin "
+                + plugin.id()
+                + ": server "
+                + server.name()
+                + " is left out: its data folder cannot be made");
+        continue;
+      }
+      ready.add(
+          new Ready(
+              key,
+              plugin.id(),
+              null,
+              inRoot(withData((PluginServer.Stdio) server, data), plugin),
+              null));
     }
     return new Result(ready, notes);
   }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,14 @@ class PluginMaterialsTest {
 
   static PluginAssignments.Assignment confirmed(Plugin plugin) {
     return new PluginAssignments.Assignment(
-        plugin.id(), "default", plugin.mcpHash(), List.of(), "--yes", Instant.EPOCH);
+        plugin.id(),
+        "default",
+        plugin.mcpHash(),
+        List.of(),
+        "--yes",
+        Instant.EPOCH,
+        Map.of("db", Map.of("query", "0123")),
+        null);
   }
 
   @Test
@@ -44,11 +52,23 @@ class PluginMaterialsTest {
         plugins.resolve("changed/mcp.json"), "{\"mcpServers\": {\"b\": {\"command\": \"node\"}}}");
     PluginAssignments.Assignment gone =
         new PluginAssignments.Assignment(
-            "gone", "default", null, List.of(), "--yes", Instant.EPOCH);
+            "gone", "default", null, List.of(), "--yes", Instant.EPOCH, Map.of(), null);
+
+    Plugin shifted = plugin("shifted", "{\"mcpServers\": {\"a\": {\"command\": \"node\"}}}");
+    PluginAssignments.Assignment toolsChanged =
+        new PluginAssignments.Assignment(
+            "shifted",
+            "default",
+            shifted.mcpHash(),
+            List.of(),
+            "--yes",
+            Instant.EPOCH,
+            Map.of(),
+            "the description of its tool a changed");
 
     PluginMaterials.Result result =
         PluginMaterials.of(
-            new PluginCatalog(plugins), List.of(confirmed(store), stale, gone), data);
+            new PluginCatalog(plugins), List.of(confirmed(store), stale, gone, toolsChanged), data);
 
     assertThat(result.servers())
         .extracting(PluginMaterials.Ready::key)
@@ -59,9 +79,14 @@ class PluginMaterialsTest {
     assertThat(db.env()).containsEntry("DIR", dir);
     assertThat(db.cwd()).isEqualTo(dir);
     assertThat(db.needsData()).isFalse();
+    assertThat(result.servers().get(0).pins()).containsEntry("query", "0123");
+    assertThat(result.servers().get(1).pins()).isNull();
     assertThat(Files.isDirectory(data.resolve("store.v2"))).isTrue();
     assertThat(String.join("\n", result.notes()))
-        .contains("plugin changed is held back", "plugin gone is missing");
+        .contains(
+            "plugin changed is held back: its mcp.json changed",
+            "plugin gone is missing",
+            "plugin shifted is held back: the description of its tool a changed");
   }
 
   @Test

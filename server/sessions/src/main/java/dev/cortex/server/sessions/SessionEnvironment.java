@@ -120,13 +120,23 @@ public final class SessionEnvironment {
   }
 
   /**
-   * The stdio servers of {@code servers} as an MCP configuration file (Claude Code's format),
-   * written once per distinct content, owner-only; null when there are none.
+   * The servers of {@code servers} as an MCP configuration file (Claude Code's format), written
+   * once per distinct content, owner-only; null when there are none. A server with a proxy is
+   * started as its proxy (which holds its values); one without is written as it is when it is a
+   * stdio server, and left out when remote (only the proxy may reach a remote server).
    */
   public Path pluginConfig(List<TurnRequest.PluginMcp> servers) {
     ObjectNode root = Json.mapper().createObjectNode();
     ObjectNode entries = root.putObject("mcpServers");
     for (TurnRequest.PluginMcp server : servers) {
+      if (server.proxy() != null) {
+        ObjectNode entry = entries.putObject(server.key());
+        entry.put("type", "stdio");
+        entry.put("command", server.proxy().get(0));
+        var args = entry.putArray("args");
+        server.proxy().subList(1, server.proxy().size()).forEach(args::add);
+        continue;
+      }
       if (!server.stdio()) {
         continue;
       }
@@ -151,6 +161,30 @@ public final class SessionEnvironment {
       CortexHome.writeAtomically(file, text);
     }
     return file;
+  }
+
+  /**
+   * The command that starts this installation's {@code cortex} (program and leading arguments), as
+   * the agent server's {@code direct} configuration names it; empty when that file cannot be read.
+   */
+  public List<String> launcher() {
+    try {
+      JsonNode direct =
+          Json.mapper().readTree(Files.readString(home.configDir().resolve(McpConfigNames.DIRECT)));
+      for (JsonNode server : direct.path("mcpServers")) {
+        List<String> argv = new ArrayList<>();
+        argv.add(server.path("command").asString());
+        for (JsonNode arg : server.path("args")) {
+          if (arg.asString().equals("mcp")) {
+            return argv;
+          }
+          argv.add(arg.asString());
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // no launcher known
+    }
+    return List.of();
   }
 
   /** The groups of {@code session}'s MCP server, in order, with team mode off. */

@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.CliRun;
-import dev.cortex.testing.CortexProcess;
 import dev.cortex.testing.ScriptedAgent;
 import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,20 +36,13 @@ class PluginSessionsIT {
 
   @BeforeAll
   static void start() throws Exception {
-    Path root = Files.createDirectories(home.resolve("plugins/clock/bin"));
-    Files.writeString(home.resolve("plugins/clock/plugin.json"), "{\"name\": \"Clock\"}");
-    StringBuilder exec = new StringBuilder("exec");
-    for (String arg : CortexProcess.command("mcp", "--bundles", "core")) {
-      exec.append(" '").append(arg).append("'");
-    }
-    Path serve = root.resolve("serve");
-    Files.writeString(serve, "#!/bin/sh\nmkdir -p \"$1\" && : > \"$1/started\"\n" + exec + "\n");
-    Files.setPosixFilePermissions(serve, PosixFilePermissions.fromString("rwx------"));
+    Path root = Files.createDirectories(home.resolve("plugins/clock"));
+    Files.writeString(root.resolve("plugin.json"), "{\"name\": \"Clock\"}");
+    Packages.serveScript(root, true);
     Files.writeString(
         home.resolve("plugins/clock/mcp.json"),
         "{\"mcpServers\": {"
-            + "\"time\": {\"command\": \"${PLUGIN_ROOT}/bin/serve\", \"args\": [\"${PLUGIN_DATA}/run\"]},"
-            + "\"far\": {\"url\": \"https://plugins.example.com/mcp\"}"
+            + "\"time\": {\"command\": \"${PLUGIN_ROOT}/bin/serve\", \"args\": [\"${PLUGIN_DATA}/run\"]}"
             + "}}");
     server = new AgentServer(home, Map.of()).start();
     api = new SessionApi(server);
@@ -146,7 +137,7 @@ class PluginSessionsIT {
 
     Path mcp = home.resolve("plugins/clock/mcp.json");
     String confirmed = Files.readString(mcp);
-    Files.writeString(mcp, confirmed.replace("\"far\"", "\"farther\""));
+    Files.writeString(mcp, confirmed.replace("\"time\"", "\"times\""));
     try {
       String held = session("plugin-held", Map.of("project", "timed"));
       api.follow(held, script(Map.of("list_tools", true)));

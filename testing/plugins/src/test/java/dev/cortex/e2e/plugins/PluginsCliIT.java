@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,8 +25,24 @@ class PluginsCliIT {
   static final String HEADER_SECRET = "plugin-header-secret-81d0";
   static final String QUERY_SECRET = "plugin-query-secret-5e77";
 
+  static RemoteServers remote;
+
   @TempDir Path home;
   Map<String, String> env;
+
+  @BeforeAll
+  static void serve() throws Exception {
+    remote = new RemoteServers();
+  }
+
+  @AfterAll
+  static void stopServing() throws Exception {
+    remote.close();
+  }
+
+  static String origin() {
+    return "http://127.0.0.1:" + remote.port();
+  }
 
   @BeforeEach
   void packages() throws Exception {
@@ -36,11 +54,13 @@ class PluginsCliIT {
     Files.writeString(
         search.resolve("mcp.json"),
         "{\"mcpServers\": {"
-            + "\"index\": {\"command\": \"node\", \"args\": [\"${PLUGIN_ROOT}/server.js\","
+            + "\"index\": {\"command\": \"${PLUGIN_ROOT}/bin/serve\", \"args\": [\"${PLUGIN_ROOT}/server.js\","
             + " \"--data\", \"${PLUGIN_DATA}\"], \"env\": {\"SEARCH_KEY\": \""
             + ENV_SECRET
             + "\"}},"
-            + "\"web\": {\"type\": \"http\", \"url\": \"https://search.example.com/v1/mcp?k="
+            + "\"web\": {\"type\": \"http\", \"url\": \""
+            + remote.url(RemoteServers.MCP)
+            + "?k="
             + QUERY_SECRET
             + "\", \"headers\": {\"X-Api-Key\": \""
             + HEADER_SECRET
@@ -50,6 +70,7 @@ class PluginsCliIT {
             + "\"}}"
             + "}}");
     Files.writeString(search.resolve("server.js"), "// a server\n");
+    Packages.serveScript(search, false);
     Files.createDirectories(search.resolve("skills/lookup"));
     Files.writeString(
         search.resolve("skills/lookup/SKILL.md"),
@@ -77,8 +98,8 @@ class PluginsCliIT {
     assertThat(show.exitCode()).as(show.stderr()).isZero();
     assertThat(show.stdout())
         .contains(
-            "server index (stdio): node, 3 arguments, env SEARCH_KEY",
-            "server web (streamable-http): https://search.example.com, headers X-Api-Key",
+            "server index (stdio): serve, 3 arguments, env SEARCH_KEY",
+            "server web (streamable-http): " + origin() + ", headers X-Api-Key",
             "skill  lookup: Looks things up.",
             "left out: mcp.json: mcpServers.leaky: only ${PLUGIN_ROOT} and ${PLUGIN_DATA} expand");
 
@@ -86,8 +107,7 @@ class PluginsCliIT {
     JsonNode view = TestJson.JSON.readTree(json.stdout());
     assertThat(view.path("usable").asBoolean()).isTrue();
     assertThat(view.path("servers").size()).isEqualTo(2);
-    assertThat(view.path("servers").get(1).path("origin").asString())
-        .isEqualTo("https://search.example.com");
+    assertThat(view.path("servers").get(1).path("origin").asString()).isEqualTo(origin());
     assertThat(view.path("mcp_hash").asString()).hasSize(64);
     assertThat(json.stdout()).doesNotContain(home.toString());
 
@@ -126,8 +146,10 @@ class PluginsCliIT {
     assertThat(yes.stderr())
         .contains(
             "adds these MCP servers to sessions without a project",
-            "index (stdio): node, 3 arguments, env SEARCH_KEY",
-            "web (streamable-http): https://search.example.com, headers X-Api-Key",
+            "index (stdio): serve, 3 arguments, env SEARCH_KEY",
+            "tool current_time",
+            "web (streamable-http): " + origin() + ", headers X-Api-Key",
+            "tool shout: Shouts a word back.",
             "is assigned to sessions without a project (servers: 2, skills: 1)");
     CortexProcess.Finished project =
         cortex("plugins", "assign", "search", "--project", "proj-a", "--yes");
@@ -150,7 +172,8 @@ class PluginsCliIT {
     Files.writeString(
         mcp,
         Files.readString(mcp)
-            .replace("\"leaky\"", "\"more\": {\"command\": \"python3\"}, \"leaky\""));
+            .replace(
+                "\"leaky\"", "\"more\": {\"command\": \"${PLUGIN_ROOT}/bin/serve\"}, \"leaky\""));
     CortexProcess.Finished held = cortex("plugins", "list");
     assertThat(held.stdout()).contains("default (held), proj-a (held)");
     assertThat(held.stderr())
@@ -158,7 +181,7 @@ class PluginsCliIT {
             "search is held back from proj-a", "cortex plugins assign search --project proj-a");
     CortexProcess.Finished again =
         cortex("plugins", "assign", "search", "--project", "proj-a", "--yes");
-    assertThat(again.stderr()).contains("more (stdio): python3, 0 arguments");
+    assertThat(again.stderr()).contains("more (stdio): serve, 0 arguments");
     assertThat(cortex("plugins", "list").stdout())
         .contains("default (held), proj-a")
         .doesNotContain("proj-a (held)");

@@ -110,6 +110,15 @@ public final class CommandBackend implements Backend {
         item.put("url", server.url());
         item.put("headers", server.headers());
       }
+      if (server.proxy() != null) {
+        item.put(
+            "proxy",
+            Map.of(
+                "command",
+                server.proxy().get(0),
+                "args",
+                server.proxy().subList(1, server.proxy().size())));
+      }
       plugins.add(item);
     }
     first.put("plugin_servers", plugins);

@@ -79,6 +79,9 @@ public record TurnRequest(
    * streamable-http} or {@code sse}: {@code url}, {@code headers}).
    *
    * @param key its name among the session's servers: {@code plugin-<plugin>-<name>}
+   * @param proxy the command (program and arguments) that serves it on stdio through Cortex's
+   *     plugin proxy, which holds its values, refuses redirects and keeps it to the tools a person
+   *     confirmed; null when there is none (the server is then started or reached as it is)
    */
   public record PluginMcp(
       String key,
@@ -90,13 +93,15 @@ public record TurnRequest(
       Map<String, String> env,
       String cwd,
       String url,
-      Map<String, String> headers) {
+      Map<String, String> headers,
+      List<String> proxy) {
     public PluginMcp {
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(type, "type");
       args = args == null ? List.of() : List.copyOf(args);
       env = env == null ? Map.of() : Map.copyOf(env);
       headers = headers == null ? Map.of() : Map.copyOf(headers);
+      proxy = proxy == null ? null : List.copyOf(proxy);
     }
 
     public boolean stdio() {

@@ -69,6 +69,7 @@ class ClaudeSpawnTest {
                     Map.of(),
                     null,
                     null,
+                    null,
                     null)),
             plugins);
     List<String> argv = ClaudeSpawn.of(request, "claude", CONFIG_DIR, java.util.Set.of()).command();
