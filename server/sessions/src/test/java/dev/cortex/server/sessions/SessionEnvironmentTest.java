@@ -105,4 +105,52 @@ class SessionEnvironmentTest {
     assertThat(web.get("CORTEX_MCP_CONFIG"))
         .isEqualTo(home.resolve("config/mcp-config.json").toString());
   }
+
+  @Test
+  void pluginConfig_startsEachServerAsItsProxy_andNamesNoValueOfIt() throws Exception {
+    SessionEnvironment environment =
+        new SessionEnvironment(
+            new CortexHome(home, home.resolve("data")), Map.of(), "token", () -> 3001);
+    java.nio.file.Files.createDirectories(home.resolve("config"));
+    java.nio.file.Files.writeString(
+        home.resolve("config/mcp-config.json"),
+        "{\"mcpServers\": {\"cortex-core\": {\"command\": \"/opt/cortex/bin/cortex\","
+            + " \"args\": [\"--quiet\", \"mcp\", \"--default-bundles\", \"core,ext\"]}}}");
+    assertThat(environment.launcher()).containsExactly("/opt/cortex/bin/cortex", "--quiet");
+
+    List<String> proxy = List.of("/opt/cortex/bin/cortex", "plugin-proxy", "/h/spec.json");
+    Path file =
+        environment.pluginConfig(
+            List.of(
+                new dev.cortex.server.sessions.backend.TurnRequest.PluginMcp(
+                    "plugin-p-web",
+                    "p",
+                    "web",
+                    "streamable-http",
+                    null,
+                    null,
+                    null,
+                    null,
+                    "https://example.com/secret-path",
+                    Map.of("X-Key", "secret-value"),
+                    proxy),
+                new dev.cortex.server.sessions.backend.TurnRequest.PluginMcp(
+                    "plugin-p-far",
+                    "p",
+                    "far",
+                    "sse",
+                    null,
+                    null,
+                    null,
+                    null,
+                    "https://example.com/other-secret",
+                    Map.of(),
+                    null)));
+    String text = java.nio.file.Files.readString(file);
+    assertThat(text)
+        .contains("plugin-p-web", "plugin-proxy", "/h/spec.json")
+        .doesNotContain("secret", "plugin-p-far");
+    assertThat(java.nio.file.Files.getPosixFilePermissions(file))
+        .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+  }
 }
