@@ -1,6 +1,5 @@
 package dev.cortex.cli.plugins;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.cortex.base.Json;
 import dev.cortex.cli.AllGroups;
 import dev.cortex.cli.CortexCommand;
@@ -12,17 +11,11 @@ import dev.cortex.server.plugins.Plugin;
 import dev.cortex.server.plugins.PluginAssignments;
 import dev.cortex.server.plugins.PluginCatalog;
 import dev.cortex.server.plugins.PluginMaterials;
+import dev.cortex.server.plugins.PluginOffer;
 import dev.cortex.server.plugins.PluginServer;
-import dev.cortex.server.plugins.link.PluginLink;
-import dev.cortex.server.plugins.link.PluginProbe;
-import dev.cortex.server.plugins.link.ToolPins;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -83,7 +76,10 @@ public final class PluginsCommand implements Callable<Integer> {
     public Integer call() {
       List<Plugin> plugins = catalog(io);
       List<Plugin.View> views = plugins.stream().map(Plugin::view).toList();
-      List<AssignmentView> assigned = assignments(io, plugins);
+      List<PluginAssignments.View> assigned =
+          PluginAssignments.views(
+              AllGroups.database(io).get().read(PluginAssignments::all),
+              PluginCatalog.of(io.home()));
       if (json) {
         io.out().println(Json.writePretty(Map.of("plugins", views, "assignments", assigned)));
         return CortexCommand.OK;
@@ -100,7 +96,7 @@ public final class PluginsCommand implements Callable<Integer> {
       rows.add(List.of("ID", "NAME", "VERSION", "SERVERS", "SKILLS", "PROBLEMS", "ASSIGNED"));
       for (Plugin.View v : views) {
         List<String> where = new ArrayList<>();
-        for (AssignmentView a : assigned) {
+        for (PluginAssignments.View a : assigned) {
           if (a.pluginId().equals(v.id())) {
             where.add(
                 a.environment()
@@ -118,7 +114,7 @@ public final class PluginsCommand implements Callable<Integer> {
                 where.isEmpty() ? "-" : String.join(", ", where)));
       }
       Table.print(io.out(), rows);
-      for (AssignmentView a : assigned) {
+      for (PluginAssignments.View a : assigned) {
         if (a.state().equals(PluginAssignments.HELD)) {
           io.err()
               .println(
@@ -189,7 +185,8 @@ public final class PluginsCommand implements Callable<Integer> {
         io.out().println("  " + v.description());
       }
       for (PluginServer.Summary s : v.servers()) {
-        io.out().println("  server " + s.name() + " (" + s.type() + "): " + describe(s));
+        io.out()
+            .println("  server " + s.name() + " (" + s.type() + "): " + PluginOffer.describe(s));
       }
       for (Plugin.SkillView s : v.skills()) {
         io.out()
@@ -250,14 +247,24 @@ public final class PluginsCommand implements Callable<Integer> {
         return CortexCommand.FAILED;
       }
       String by = "--yes";
-      Map<String, List<ToolPins.Tool>> tools = new LinkedHashMap<>();
-      if (!plugin.servers().isEmpty()) {
-        String failure = probe(io, plugin, tools);
-        if (failure != null) {
-          io.err().println("cortex: PLUGIN_SERVER_FAILED: " + failure + " Nothing was assigned.");
-          return CortexCommand.FAILED;
+      PluginOffer offer;
+      try {
+        if (!plugin.servers().isEmpty()) {
+          io.err().println("cortex: asking the servers of " + plugin.id() + " for their tools...");
         }
-        String message = adds(plugin, environment, tools);
+        offer =
+            PluginOffer.make(
+                plugin,
+                environment,
+                io.home().dataDir().resolve(PluginMaterials.DATA_DIR),
+                System.getenv());
+      } catch (PluginOffer.ProbeFailure e) {
+        io.err()
+            .println("cortex: PLUGIN_SERVER_FAILED: " + e.getMessage() + " Nothing was assigned.");
+        return CortexCommand.FAILED;
+      }
+      if (offer.needsConfirmation()) {
+        String message = offer.text();
         if (yes || CliConsent.isSet(io.env(CliConsent.ASSUME_YES))) {
           io.err().println(message);
         } else if (!Terminal.stdinIsTerminal()) {
@@ -277,16 +284,7 @@ public final class PluginsCommand implements Callable<Integer> {
           by = "terminal";
         }
       }
-      PluginAssignments.Assignment assignment =
-          new PluginAssignments.Assignment(
-              plugin.id(),
-              environment,
-              plugin.mcpHash(),
-              plugin.view().servers(),
-              by,
-              java.time.Instant.now(),
-              pins(tools),
-              null);
+      PluginAssignments.Assignment assignment = offer.assignment(by, java.time.Instant.now());
       AllGroups.database(io)
           .get()
           .write(
@@ -346,32 +344,6 @@ public final class PluginsCommand implements Callable<Integer> {
     }
   }
 
-  /** An assignment and where it stands. */
-  @JsonInclude(JsonInclude.Include.ALWAYS)
-  record AssignmentView(
-      String pluginId,
-      String environment,
-      String state,
-      String heldReason,
-      String confirmedBy,
-      Instant confirmedAt) {}
-
-  private static List<AssignmentView> assignments(Io io, List<Plugin> plugins) {
-    Map<String, Plugin> byId = new HashMap<>();
-    plugins.forEach(p -> byId.put(p.id(), p));
-    return AllGroups.database(io).get().read(PluginAssignments::all).stream()
-        .map(
-            a ->
-                new AssignmentView(
-                    a.pluginId(),
-                    a.environment(),
-                    a.state(byId.get(a.pluginId())),
-                    a.heldBecause(byId.get(a.pluginId())),
-                    a.confirmedBy(),
-                    a.confirmedAt()))
-        .toList();
-  }
-
   /** The environment of {@code --project}, or null (said why) when it is not a project's name. */
   private static String environment(Io io, String project) {
     if (project == null) {
@@ -388,90 +360,7 @@ public final class PluginsCommand implements Callable<Integer> {
   }
 
   private static String where(String environment) {
-    return environment.equals(PluginAssignments.DEFAULT)
-        ? "sessions without a project"
-        : "sessions of project " + environment;
-  }
-
-  /** How long a server has for each step of listing its tools when a plugin is assigned. */
-  static final Duration PROBE_LIMIT = Duration.ofSeconds(30);
-
-  /**
-   * Asks each server of {@code plugin} for its tools (into {@code tools}, by server): null, or what
-   * went wrong (safe to show).
-   */
-  static String probe(Io io, Plugin plugin, Map<String, List<ToolPins.Tool>> tools) {
-    io.err().println("cortex: asking the servers of " + plugin.id() + " for their tools...");
-    PluginMaterials.Result servers =
-        PluginMaterials.servers(plugin, io.home().dataDir().resolve(PluginMaterials.DATA_DIR));
-    if (!servers.notes().isEmpty()) {
-      return servers.notes().get(0) + ".";
-    }
-    for (PluginMaterials.Ready ready : servers.servers()) {
-      try {
-        tools.put(
-            ready.server().name(),
-            PluginProbe.tools(
-                PluginLink.of(ready.server(), System.getenv(), line -> {}), PROBE_LIMIT));
-      } catch (IOException e) {
-        return "server "
-            + ready.server().name()
-            + " of "
-            + plugin.id()
-            + ": "
-            + e.getMessage()
-            + ".";
-      }
-    }
-    return null;
-  }
-
-  private static Map<String, Map<String, String>> pins(Map<String, List<ToolPins.Tool>> tools) {
-    Map<String, Map<String, String>> pins = new LinkedHashMap<>();
-    tools.forEach((server, list) -> pins.put(server, ToolPins.of(list)));
-    return pins;
-  }
-
-  /** What the plugin adds, as a person is asked to confirm it: its servers and their tools. */
-  static String adds(Plugin plugin, String environment, Map<String, List<ToolPins.Tool>> tools) {
-    StringBuilder text =
-        new StringBuilder(
-            "Plugin "
-                + plugin.id()
-                + " ("
-                + plugin.name()
-                + (plugin.version() == null ? "" : " " + plugin.version())
-                + ") adds these MCP servers to "
-                + where(environment)
-                + ":");
-    for (PluginServer.Summary s : plugin.view().servers()) {
-      text.append("\n  ").append(s.name()).append(" (").append(s.type()).append("): ");
-      text.append(describe(s));
-      for (ToolPins.Tool tool : tools.getOrDefault(s.name(), List.of())) {
-        text.append("\n    tool ").append(tool.name());
-        if (tool.description() != null && !tool.description().isBlank()) {
-          String line = tool.description().strip().lines().findFirst().orElse("");
-          text.append(": ").append(line.length() <= 100 ? line : line.substring(0, 100) + "...");
-        }
-      }
-    }
-    text.append("\nIts servers run with this user's rights: assign only plugins you trust.");
-    return text.toString();
-  }
-
-  /**
-   * A summary in one line: {@code node, 2 arguments, env API_KEY} or {@code https://h, headers X}.
-   */
-  static String describe(PluginServer.Summary s) {
-    if (s.origin() != null) {
-      return s.origin()
-          + (s.headerNames().isEmpty() ? "" : ", headers " + String.join(", ", s.headerNames()));
-    }
-    return s.executable()
-        + ", "
-        + s.argCount()
-        + (s.argCount() == 1 ? " argument" : " arguments")
-        + (s.envKeys().isEmpty() ? "" : ", env " + String.join(", ", s.envKeys()));
+    return PluginOffer.where(environment);
   }
 
   private static List<Plugin> catalog(Io io) {

@@ -432,6 +432,10 @@ public final class Daemon implements AutoCloseable {
     java.util.Map<String, org.eclipse.jetty.server.Handler> webHandlers =
         new java.util.LinkedHashMap<>(webRoutes.handlers());
     webHandlers.putAll(webRoutes.apiHandlers());
+    PluginRoutes pluginRoutes =
+        new PluginRoutes(
+            options.home(), options.database(), options.env(), options.clock(), options.version());
+    webHandlers.putAll(pluginRoutes.handlers("session-api"));
     webHandlers.forEach(
         (route, handler) ->
             builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
@@ -506,6 +510,7 @@ public final class Daemon implements AutoCloseable {
               .workbenchHandlers(options.version()));
       uiHandlers.putAll(webRoutes.apiHandlers());
       uiHandlers.putAll(webRoutes.uiHandlers());
+      uiHandlers.putAll(pluginRoutes.handlers("workbench"));
       uiHandlers.putAll(
           new UiReadRoutes(
                   sessions,

@@ -27,7 +27,7 @@ public final class PluginAssignments {
   public static final String DEFAULT = "default";
 
   /** An environment's name: a project's name. */
-  public static final Pattern ENVIRONMENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+  public static final Pattern ENVIRONMENT = dev.cortex.protocol.session.Plugins.PROJECT;
 
   public static final String ACTIVE = "active";
   public static final String HELD = "held";
@@ -109,6 +109,35 @@ public final class PluginAssignments {
           ? heldReason
           : "its mcp.json changed since it was confirmed";
     }
+  }
+
+  /** An assignment as it may be shown, with where it stands against the package now. */
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  public record View(
+      String pluginId,
+      String environment,
+      String state,
+      String heldReason,
+      String confirmedBy,
+      Instant confirmedAt) {}
+
+  /** The views of {@code assignments} against {@code catalog} as it is now. */
+  public static List<View> views(List<Assignment> assignments, PluginCatalog catalog) {
+    java.util.Map<String, Plugin> plugins = new java.util.HashMap<>();
+    return assignments.stream()
+        .map(
+            a -> {
+              Plugin plugin =
+                  plugins.computeIfAbsent(a.pluginId(), id -> catalog.get(id).orElse(null));
+              return new View(
+                  a.pluginId(),
+                  a.environment(),
+                  a.state(plugin),
+                  a.heldBecause(plugin),
+                  a.confirmedBy(),
+                  a.confirmedAt());
+            })
+        .toList();
   }
 
   /** The environment of a session of {@code project} (null: none). */

@@ -47,7 +47,7 @@ public final class PluginCatalog {
   public static final String STREAMABLE_HTTP = "streamable-http";
   public static final String SSE = "sse";
 
-  public static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+  public static final Pattern ID = dev.cortex.protocol.session.Plugins.ID;
   static final Pattern SERVER_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
   static final Pattern SKILL_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
   static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");

@@ -285,4 +285,75 @@ class RemotePluginsIT {
       Files.delete(broken);
     }
   }
+
+  static JsonNode plugins(String route, Map<String, Object> body, int status) throws Exception {
+    var response =
+        server.post(
+            "/api/plugins/" + route,
+            TestJson.JSON.writeValueAsString(body),
+            Map.of("x-cortex-token", server.token()));
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    assertThat(response.body()).doesNotContain(SECRET, MOVED_SECRET, RemoteServers.MCP, "/moved");
+    return TestJson.JSON.readTree(response.body());
+  }
+
+  @Test
+  void theSessionApi_offersWhatAPluginAdds_andAssignsOnlyAnOfferAPersonConfirmed()
+      throws Exception {
+    JsonNode listed = plugins("list", Map.of(), 200).path("result");
+    assertThat(listed.path("plugins").toString()).contains("\"remote\"", "header_names");
+
+    JsonNode needed = plugins("assign", Map.of("id", "remote", "project", "api"), 409);
+    assertThat(needed.path("error").path("code").asString()).isEqualTo("CONFIRMATION_NEEDED");
+
+    JsonNode offer = plugins("offer", Map.of("id", "remote", "project", "api"), 200).path("result");
+    assertThat(offer.path("environment").asString()).isEqualTo("api");
+    assertThat(offer.path("servers").get(0).path("tools").get(0).path("name").asString())
+        .isEqualTo("shout");
+    assertThat(offer.path("servers").get(0).path("server").path("header_names").toString())
+        .contains(RemoteServers.HEADER);
+    String confirmation = offer.path("confirmation").asString();
+
+    JsonNode stale =
+        plugins(
+            "assign",
+            Map.of("id", "remote", "project", "api", "confirmation", "0123456789abcdef"),
+            409);
+    assertThat(stale.path("error").path("code").asString()).isEqualTo("CONFIRMATION_STALE");
+    JsonNode elsewhere =
+        plugins(
+            "assign",
+            Map.of("id", "remote", "project", "other-api", "confirmation", confirmation),
+            409);
+    assertThat(elsewhere.path("error").path("code").asString()).isEqualTo("CONFIRMATION_STALE");
+
+    offer = plugins("offer", Map.of("id", "remote", "project", "api"), 200).path("result");
+    confirmation = offer.path("confirmation").asString();
+    JsonNode assigned =
+        plugins(
+                "assign",
+                Map.of("id", "remote", "project", "api", "confirmation", confirmation),
+                200)
+            .path("result")
+            .path("assigned");
+    assertThat(assigned.path("state").asString()).isEqualTo("active");
+    assertThat(assigned.path("confirmed_by").asString()).isEqualTo("session-api");
+    assertThat(assignment("remote").toString()).contains("active");
+    JsonNode twice =
+        plugins(
+            "assign", Map.of("id", "remote", "project", "api", "confirmation", confirmation), 409);
+    assertThat(twice.path("error").path("code").asString()).isEqualTo("CONFIRMATION_STALE");
+
+    JsonNode unknownField = plugins("offer", Map.of("id", "remote", "extra", 1), 400);
+    assertThat(unknownField.path("error").path("message").asString()).contains("extra");
+    JsonNode badId = plugins("offer", Map.of("id", "../remote"), 400);
+    assertThat(badId.path("error").path("code").asString()).isEqualTo("INVALID_ARGUMENT");
+    JsonNode failed = plugins("offer", Map.of("id", "moved"), 422);
+    assertThat(failed.path("error").path("code").asString()).isEqualTo("PLUGIN_SERVER_FAILED");
+    assertThat(failed.path("error").path("message").asString()).contains("redirect");
+
+    plugins("unassign", Map.of("id", "remote", "project", "api"), 200);
+    JsonNode gone = plugins("unassign", Map.of("id", "remote", "project", "api"), 404);
+    assertThat(gone.path("error").path("code").asString()).isEqualTo("NOT_FOUND");
+  }
 }
