@@ -12,6 +12,7 @@ import * as devices from './pages/devices.js';
 import * as waitpoints from './pages/waitpoints.js';
 import * as boards from './pages/boards.js';
 import * as board from './pages/board.js';
+import * as plugins from './pages/plugins.js';
 
 const ROUTES = [
   { pattern: /^#\/sessions$/, page: sessions, nav: 'sessions' },
@@ -22,6 +23,7 @@ const ROUTES = [
   { pattern: /^#\/waitpoints$/, page: waitpoints, nav: 'waitpoints' },
   { pattern: /^#\/boards$/, page: boards, nav: 'boards' },
   { pattern: /^#\/b\/([^/]+)$/, page: board, nav: 'boards' },
+  { pattern: /^#\/plugins$/, page: plugins, nav: 'plugins' },
 ];
 
 const main = document.getElementById('main');
