@@ -31,13 +31,21 @@ public final class PluginMaterials {
       PluginServer server,
       Map<String, String> pins) {}
 
-  /** The servers ready, and what was left out and why (for the server's log). */
-  public record Result(List<Ready> servers, List<String> notes) {}
+  /**
+   * The servers ready, the plugins they came from (active ones: their skills are given too), and
+   * what was left out and why (for the server's log).
+   */
+  public record Result(List<Ready> servers, List<Plugin> plugins, List<String> notes) {
+    public Result(List<Ready> servers, List<String> notes) {
+      this(servers, List.of(), notes);
+    }
+  }
 
   /** The servers of {@code assignments} (one environment's) against {@code catalog}. */
   public static Result of(
       PluginCatalog catalog, List<PluginAssignments.Assignment> assignments, Path dataRoot) {
     List<Ready> ready = new ArrayList<>();
+    List<Plugin> active = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     for (PluginAssignments.Assignment a : assignments) {
       Plugin plugin = catalog.get(a.pluginId()).orElse(null);
@@ -53,6 +61,7 @@ public final class PluginMaterials {
                     : " is missing or not usable"));
         continue;
       }
+      active.add(plugin);
       Result servers = servers(plugin, dataRoot);
       notes.addAll(servers.notes());
       for (Ready r : servers.servers()) {
@@ -60,7 +69,7 @@ public final class PluginMaterials {
         ready.add(new Ready(r.key(), r.pluginId(), a.environment(), r.server(), pins));
       }
     }
-    return new Result(ready, notes);
+    return new Result(ready, active, notes);
   }
 
   /**

@@ -90,14 +90,14 @@ public final class SessionEnvironment {
     this.webhookPort = webhookPort;
   }
 
-  private volatile java.util.function.Function<Session, List<TurnRequest.PluginMcp>> plugins =
-      session -> List.of();
+  private volatile java.util.function.Function<Session, TurnRequest.Plugins> plugins =
+      session -> TurnRequest.Plugins.NONE;
 
   /**
    * Where the MCP servers of the plugins assigned to a session come from (the agent server's plugin
    * assignments); none until it is set.
    */
-  public void plugins(java.util.function.Function<Session, List<TurnRequest.PluginMcp>> source) {
+  public void plugins(java.util.function.Function<Session, TurnRequest.Plugins> source) {
     this.plugins = java.util.Objects.requireNonNull(source, "source");
   }
 
@@ -105,17 +105,17 @@ public final class SessionEnvironment {
    * The plugin servers of {@code session}'s turn: none for a session without Cortex's tools
    * (composition {@code none}) or a subagent; a source that fails gives none, and the turn goes on.
    */
-  public List<TurnRequest.PluginMcp> pluginsOf(Session session) {
+  public TurnRequest.Plugins pluginsOf(Session session) {
     if (session.composition() == Session.Composition.NONE
         || session.startedBy() == Session.StartedBy.SUBAGENT) {
-      return List.of();
+      return TurnRequest.Plugins.NONE;
     }
     try {
       return plugins.apply(session);
     } catch (RuntimeException e) {
       org.slf4j.LoggerFactory.getLogger(SessionEnvironment.class)
           .warn("the plugins of session {} could not be read; its turn has none", session.id(), e);
-      return List.of();
+      return TurnRequest.Plugins.NONE;
     }
   }
 

@@ -203,7 +203,7 @@ final class Turns implements AutoCloseable {
 
   private TurnRequest request(Session session, List<Inbox.Message> messages) {
     SessionEnvironment.McpConfig config = environment.mcpConfig(session);
-    List<TurnRequest.PluginMcp> plugins = environment.pluginsOf(session);
+    TurnRequest.Plugins plugins = environment.pluginsOf(session);
     return new TurnRequest(
         session.id(),
         messages.stream()
@@ -216,8 +216,9 @@ final class Turns implements AutoCloseable {
         config.file(),
         config.strict(),
         session.program(),
-        plugins,
-        plugins.isEmpty() ? null : environment.pluginConfig(plugins));
+        plugins.servers().isEmpty()
+            ? plugins
+            : plugins.withMcpConfig(environment.pluginConfig(plugins.servers())));
   }
 
   private void onEvent(Session session, LiveTurn turn, BackendEvent event) {

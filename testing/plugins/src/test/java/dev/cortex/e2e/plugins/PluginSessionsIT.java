@@ -39,6 +39,10 @@ class PluginSessionsIT {
     Path root = Files.createDirectories(home.resolve("plugins/clock"));
     Files.writeString(root.resolve("plugin.json"), "{\"name\": \"Clock\"}");
     Packages.serveScript(root, true);
+    Files.createDirectories(root.resolve("skills/tell-time"));
+    Files.writeString(
+        root.resolve("skills/tell-time/SKILL.md"),
+        "---\nname: tell-time\ndescription: Says the time in a zone.\n---\nCall current_time.\n");
     Files.writeString(
         home.resolve("plugins/clock/mcp.json"),
         "{\"mcpServers\": {"
@@ -122,6 +126,53 @@ class PluginSessionsIT {
             .orElseThrow();
     assertThat(result.path("body").path("is_error").asBoolean()).as("%s", result).isFalse();
     assertThat(result.path("body").path("content").asString()).contains("UTC");
+  }
+
+  @Test
+  void aSessionOfTheProject_getsThePluginsSkills_andOthersDoNot() throws Exception {
+    String id = session("skill-user", Map.of("project", "timed"));
+    api.follow(id, script(Map.of("list_skills", true)));
+    JsonNode said = said(id, "skills");
+    assertThat(said.path("skills").size()).as("%s", said).isEqualTo(1);
+    JsonNode skill = said.path("skills").get(0);
+    assertThat(skill.path("plugin").asString()).isEqualTo("clock");
+    assertThat(skill.path("name").asString()).isEqualTo("tell-time");
+    assertThat(skill.path("description").asString()).isEqualTo("Says the time in a zone.");
+    assertThat(Files.readString(Path.of(skill.path("path").asString())))
+        .contains("Call current_time.");
+    // For claude, a plugin folder of nothing but the skills, linked to the package's.
+    try (var dirs = Files.list(home.resolve("config/plugin-skills"))) {
+      Path dir =
+          dirs.filter(d -> d.getFileName().toString().startsWith("clock-"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(dir.resolve(".claude-plugin/plugin.json")).exists();
+      assertThat(dir.resolve("skills/tell-time/SKILL.md"))
+          .hasContent(Files.readString(home.resolve("plugins/clock/skills/tell-time/SKILL.md")));
+    }
+
+    String other = session("skill-other", Map.of("project", "untimed"));
+    api.follow(other, script(Map.of("list_skills", true)));
+    assertThat(said(other, "skills").path("skills").size()).isZero();
+    String bare = session("skill-bare", Map.of("project", "timed", "composition", "none"));
+    api.follow(bare, script(Map.of("list_skills", true)));
+    assertThat(said(bare, "skills").path("skills").size()).isZero();
+  }
+
+  /** The last JSON object the agent said that has {@code field}. */
+  static JsonNode said(String session, String field) throws Exception {
+    JsonNode found = null;
+    for (JsonNode entry : api.transcript(session)) {
+      String text = entry.path("body").path("text").asString();
+      if (entry.path("kind").asString().equals("assistant") && text.startsWith("{")) {
+        JsonNode node = TestJson.JSON.readTree(text);
+        if (node.has(field)) {
+          found = node;
+        }
+      }
+    }
+    assertThat(found).as("the agent said something with %s", field).isNotNull();
+    return found;
   }
 
   @Test

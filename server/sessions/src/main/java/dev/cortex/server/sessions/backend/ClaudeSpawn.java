@@ -78,12 +78,16 @@ record ClaudeSpawn(List<String> command, Map<String, String> environment) {
             "--replay-user-messages",
             "--mcp-config",
             request.mcpConfig().toString()));
-    if (request.pluginMcpConfig() != null) {
+    if (request.plugins().mcpConfig() != null) {
       // Layered after Cortex's own; --strict-mcp-config (a none session) never has plugins.
-      argv.add(request.pluginMcpConfig().toString());
+      argv.add(request.plugins().mcpConfig().toString());
     }
     if (request.strictMcpConfig()) {
       argv.add("--strict-mcp-config");
+    }
+    for (Path skills : request.plugins().skillDirs()) {
+      argv.add("--plugin-dir");
+      argv.add(skills.toString());
     }
     if (present(request.resume())) {
       argv.add("--resume");

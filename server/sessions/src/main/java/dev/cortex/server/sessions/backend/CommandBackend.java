@@ -95,7 +95,7 @@ public final class CommandBackend implements Backend {
     first.put("model", request.model());
     first.put("mcp_config", request.mcpConfig().toString());
     List<Map<String, Object>> plugins = new ArrayList<>();
-    for (TurnRequest.PluginMcp server : request.plugins()) {
+    for (TurnRequest.PluginMcp server : request.plugins().servers()) {
       Map<String, Object> item = new LinkedHashMap<>();
       item.put("key", server.key());
       item.put("plugin", server.plugin());
@@ -122,6 +122,16 @@ public final class CommandBackend implements Backend {
       plugins.add(item);
     }
     first.put("plugin_servers", plugins);
+    List<Map<String, Object>> skills = new ArrayList<>();
+    for (TurnRequest.PluginSkill skill : request.plugins().skills()) {
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("plugin", skill.plugin());
+      item.put("name", skill.name());
+      item.put("description", skill.description());
+      item.put("path", skill.file().toString());
+      skills.add(item);
+    }
+    first.put("plugin_skills", skills);
     return BackendJson.MAPPER.writeValueAsString(first);
   }
 

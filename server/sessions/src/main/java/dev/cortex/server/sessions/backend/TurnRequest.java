@@ -19,9 +19,7 @@ import java.util.Objects;
  * @param mcpConfig the MCP configuration file the backend loads (the session's composition)
  * @param strictMcpConfig whether only that file's servers may load ({@code none} composition)
  * @param program the program of a {@code command} backend (argv), or null
- * @param plugins the MCP servers of the plugins assigned to the session, ready to start
- * @param pluginMcpConfig those of them that are stdio servers as an MCP configuration file (Claude
- *     Code's format, owner-only) loaded after {@code mcpConfig}, or null when none
+ * @param plugins what the plugins assigned to the session give its turn: MCP servers and skills
  */
 public record TurnRequest(
     String sessionId,
@@ -33,8 +31,7 @@ public record TurnRequest(
     Path mcpConfig,
     boolean strictMcpConfig,
     List<String> program,
-    List<PluginMcp> plugins,
-    Path pluginMcpConfig) {
+    Plugins plugins) {
   public TurnRequest {
     Objects.requireNonNull(sessionId, "sessionId");
     messages = List.copyOf(messages);
@@ -45,7 +42,7 @@ public record TurnRequest(
     environment = Map.copyOf(environment);
     Objects.requireNonNull(mcpConfig, "mcpConfig");
     program = program == null ? null : List.copyOf(program);
-    plugins = plugins == null ? List.of() : List.copyOf(plugins);
+    plugins = plugins == null ? Plugins.NONE : plugins;
   }
 
   /** A turn without plugins. */
@@ -69,8 +66,50 @@ public record TurnRequest(
         mcpConfig,
         strictMcpConfig,
         program,
-        List.of(),
-        null);
+        Plugins.NONE);
+  }
+
+  /**
+   * What the plugins assigned to a session give one of its turns.
+   *
+   * @param servers their MCP servers, ready to start
+   * @param mcpConfig those servers as an MCP configuration file (Claude Code's format, owner-only)
+   *     loaded after the session's own, or null when none
+   * @param skills their skills
+   * @param skillDirs those skills as Claude Code plugin folders holding nothing but them (for
+   *     {@code --plugin-dir}), one per plugin
+   */
+  public record Plugins(
+      List<PluginMcp> servers, Path mcpConfig, List<PluginSkill> skills, List<Path> skillDirs) {
+    public static final Plugins NONE = new Plugins(List.of(), null, List.of(), List.of());
+
+    public Plugins {
+      servers = servers == null ? List.of() : List.copyOf(servers);
+      skills = skills == null ? List.of() : List.copyOf(skills);
+      skillDirs = skillDirs == null ? List.of() : List.copyOf(skillDirs);
+    }
+
+    /** The same with {@code config} as the servers' configuration file. */
+    public Plugins withMcpConfig(Path config) {
+      return new Plugins(servers, config, skills, skillDirs);
+    }
+
+    public boolean isEmpty() {
+      return servers.isEmpty() && skills.isEmpty();
+    }
+  }
+
+  /**
+   * A skill of a plugin assigned to the session.
+   *
+   * @param file its {@code SKILL.md}
+   */
+  public record PluginSkill(String plugin, String name, String description, Path file) {
+    public PluginSkill {
+      Objects.requireNonNull(plugin, "plugin");
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(file, "file");
+    }
   }
 
   /**

@@ -44,7 +44,7 @@ class ClaudeSpawnTest {
   }
 
   @Test
-  void of_withPlugins_layersTheirConfigurationAfterCortexOwn() {
+  void of_withPlugins_layersTheirConfigurationAfterCortexOwn_andLoadsTheirSkillFolders() {
     TurnRequest base = request(null, null, HOME_CONFIG.resolve("mcp-config.json"), false, "core");
     Path plugins = HOME_CONFIG.resolve("mcp-plugins/mcp-plugins-0123abcd.json");
     TurnRequest request =
@@ -58,27 +58,32 @@ class ClaudeSpawnTest {
             base.mcpConfig(),
             false,
             null,
-            List.of(
-                new TurnRequest.PluginMcp(
-                    "plugin-p-s",
-                    "p",
-                    "s",
-                    "stdio",
-                    "node",
-                    List.of(),
-                    Map.of(),
-                    null,
-                    null,
-                    null,
-                    null)),
-            plugins);
+            new TurnRequest.Plugins(
+                List.of(
+                    new TurnRequest.PluginMcp(
+                        "plugin-p-s",
+                        "p",
+                        "s",
+                        "stdio",
+                        "node",
+                        List.of(),
+                        Map.of(),
+                        null,
+                        null,
+                        null,
+                        null)),
+                plugins,
+                List.of(),
+                List.of(Path.of("/h/config/plugin-skills/p-0a1b2c"))));
     List<String> argv = ClaudeSpawn.of(request, "claude", CONFIG_DIR, java.util.Set.of()).command();
     int at = argv.indexOf("--mcp-config");
     assertThat(argv.subList(at, at + 3))
         .containsExactly(
             "--mcp-config", HOME_CONFIG.resolve("mcp-config.json").toString(), plugins.toString());
+    int dir = argv.indexOf("--plugin-dir");
+    assertThat(argv.get(dir + 1)).isEqualTo("/h/config/plugin-skills/p-0a1b2c");
     assertThat(ClaudeSpawn.of(base, "claude", CONFIG_DIR, java.util.Set.of()).command())
-        .doesNotContain(plugins.toString());
+        .doesNotContain(plugins.toString(), "--plugin-dir");
   }
 
   @Test

@@ -79,7 +79,8 @@ class CommandStreamTest {
                 "{\"type\":\"turn\",\"protocol\":2,\"session_id\":\"s_1\","
                     + "\"prompt\":\"first\\n\\nsecond\",\"messages\":[{\"id\":\"3\",\"text\":"
                     + "\"first\"},{\"id\":\"4\",\"text\":\"second\"}],\"resume\":null,"
-                    + "\"model\":null,\"mcp_config\":\"/work/mcp-config.json\",\"plugin_servers\":[]}"));
+                    + "\"model\":null,\"mcp_config\":\"/work/mcp-config.json\",\"plugin_servers\":[],"
+                    + "\"plugin_skills\":[]}"));
     assertThat(JSON.readTree(CommandBackend.injectLine("5", "more")))
         .isEqualTo(JSON.readTree("{\"type\":\"inject\",\"id\":\"5\",\"text\":\"more\"}"));
   }
