@@ -41,7 +41,8 @@ public record Settings(CortexToml tables) {
           ModelCatalog.MODELS_TABLE,
           AuditSettings.TABLE,
           dev.cortex.core.AgentsTable.TABLE,
-          dev.cortex.server.sessions.TeamSettings.TABLE);
+          dev.cortex.server.sessions.TeamSettings.TABLE,
+          dev.cortex.server.channels.slack.SlackSettings.TABLE);
 
   /**
    * Reads the settings; the catalog's entries are checked against each other here too (a model of

@@ -93,6 +93,19 @@ public final class ApiKeys {
     throw new ModelFailure(ModelFailure.Kind.MISSING_KEY, 0, null, found.problem());
   }
 
+  /**
+   * Another secret kept the same way (a platform's token, say): the variable {@code name} from the
+   * environment, else the secrets file; null, with {@code problem} told why, when there is none.
+   */
+  public String secret(String name, java.util.function.Consumer<String> problem) {
+    Found found = find(name);
+    if (found.state().usable()) {
+      return found.key();
+    }
+    problem.accept(found.problem().replace("no API key", "no " + name));
+    return null;
+  }
+
   /** Where the key of {@code provider} comes from, or why it has none. */
   public KeyState state(ModelProvider provider) {
     return find(provider.keyVariable()).state();

@@ -59,13 +59,16 @@ public final class PluginProxyCommand implements Callable<Integer> {
   }
 
   private void hold(ProxySpec spec, String reason) {
-    if (spec.environment() == null) {
+    if (spec.environment() == null || spec.confirmedAt() == null) {
       return;
     }
     try {
       AllGroups.database(io)
           .get()
-          .write(c -> PluginAssignments.hold(c, spec.plugin(), spec.environment(), reason));
+          .write(
+              c ->
+                  PluginAssignments.hold(
+                      c, spec.plugin(), spec.environment(), spec.confirmedAt(), reason));
     } catch (RuntimeException e) {
       io.err()
           .println(

@@ -15,6 +15,8 @@ import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
 import dev.cortex.protocol.webhook.SubagentRoles;
 import dev.cortex.protocol.webhook.Webhook;
+import dev.cortex.server.channels.slack.SlackChannel;
+import dev.cortex.server.channels.slack.SlackSettings;
 import dev.cortex.server.sessions.AllowlistCheck;
 import dev.cortex.server.sessions.Budgets;
 import dev.cortex.server.sessions.SessionEnvironment;
@@ -79,6 +81,7 @@ public final class Daemon implements AutoCloseable {
   private final MachineRegistry registry;
   private final HttpHost http;
   private final ScheduledExecutorService sweeper;
+  private volatile SlackChannel slack;
   private final SessionService sessions;
   private final InteractionService interactions;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -124,7 +127,8 @@ public final class Daemon implements AutoCloseable {
       Supplier<Optional<SettingsProblem>> settingsProblem,
       UiSettings ui,
       Supplier<SubagentRoles> subagentRoles,
-      TeamSettings team) {
+      TeamSettings team,
+      SlackSettings slack) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -143,6 +147,7 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(ui, "ui");
       Objects.requireNonNull(subagentRoles, "subagentRoles");
       Objects.requireNonNull(team, "team");
+      Objects.requireNonNull(slack, "slack");
     }
 
     /**
@@ -181,7 +186,8 @@ public final class Daemon implements AutoCloseable {
           settingsProblem,
           UiSettings.DISABLED,
           () -> SubagentRoles.load(home.configDir()),
-          TeamSettings.OFF);
+          TeamSettings.OFF,
+          SlackSettings.OFF);
     }
 
     boolean immutable() {
@@ -352,6 +358,7 @@ public final class Daemon implements AutoCloseable {
     subagents.listen();
     team.start();
     team.recover();
+    SlackChannel slack = slack(options, sessions);
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
@@ -602,6 +609,10 @@ public final class Daemon implements AutoCloseable {
     sessions.startQueued();
     waitpoints.recover();
     spool.drain();
+    if (slack != null) {
+      daemon.slack = slack;
+      slack.start();
+    }
     // Last: the server file says the server is ready.
     daemon.describeItself(webhookPort, hubPort, ui.enabled() ? boundUi.get() : 0);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
@@ -621,6 +632,46 @@ public final class Daemon implements AutoCloseable {
         Hub.PATH,
         server.hubUrl(hubPort));
     return daemon;
+  }
+
+  /**
+   * The Slack front door when {@code [slack]} enables it and its tokens are there (the environment
+   * or the secrets file); else null, with the reason in the log. It starts once the server is up.
+   */
+  private static SlackChannel slack(Options options, SessionService sessions) {
+    SlackSettings settings = options.slack();
+    if (!settings.enabled()) {
+      return null;
+    }
+    dev.cortex.models.ApiKeys secrets =
+        new dev.cortex.models.ApiKeys(options.home(), options.env());
+    java.util.function.Consumer<String> missing =
+        problem -> log.warn("[slack] is enabled but Slack is not started: {}", problem);
+    String bot = secrets.secret("SLACK_BOT_TOKEN", missing);
+    String app = bot == null ? null : secrets.secret("SLACK_APP_TOKEN", missing);
+    if (bot == null || app == null) {
+      return null;
+    }
+    return new SlackChannel(
+        settings,
+        bot,
+        app,
+        sessions,
+        (name, channel) ->
+            sessions.createFromFrontDoor(
+                new SessionService.NewSession(
+                    name,
+                    channel,
+                    settings.project(),
+                    settings.backend(),
+                    null,
+                    null,
+                    null,
+                    dev.cortex.server.sessions.store.Session.Composition.DIRECT,
+                    dev.cortex.server.sessions.store.Session.StartedBy.PERSON,
+                    settings.program(),
+                    settings.workingDirectory(),
+                    null)));
   }
 
   /**
@@ -708,6 +759,10 @@ public final class Daemon implements AutoCloseable {
     UiEvents streams = uiEvents;
     if (streams != null) {
       streams.close();
+    }
+    SlackChannel slackChannel = slack;
+    if (slackChannel != null) {
+      slackChannel.close();
     }
     interactions.close();
     SubagentService delegated = subagents;

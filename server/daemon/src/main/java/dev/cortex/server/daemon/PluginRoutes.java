@@ -31,6 +31,12 @@ final class PluginRoutes {
   static final int MAX_OFFERS = 64;
   static final Duration OFFER_LIFETIME = Duration.ofMinutes(15);
 
+  /** How many offers are made at once (each starts or reaches a plugin's servers). */
+  static final int MAX_PROBES = 2;
+
+  private final java.util.concurrent.Semaphore probes =
+      new java.util.concurrent.Semaphore(MAX_PROBES);
+
   private final PluginCatalog catalog;
   private final Path dataRoot;
   private final Supplier<Database> database;
@@ -91,6 +97,8 @@ final class PluginRoutes {
       case Plugins.Codes.PLUGIN_UNUSABLE:
       case Plugins.Codes.PLUGIN_SERVER_FAILED:
         return 422;
+      case ErrorCodes.UNAVAILABLE:
+        return 503;
       default:
         return 400;
     }
@@ -150,10 +158,19 @@ final class PluginRoutes {
   }
 
   private PluginOffer make(Plugin plugin, String environment) {
+    if (!probes.tryAcquire()) {
+      throw new CodedException(
+          ErrorCodes.UNAVAILABLE,
+          "Other offers are being made (at most "
+              + MAX_PROBES
+              + " at once): try again in a moment.");
+    }
     try {
       return PluginOffer.make(plugin, environment, dataRoot, this.environment);
     } catch (PluginOffer.ProbeFailure e) {
       throw new CodedException(Plugins.Codes.PLUGIN_SERVER_FAILED, e.getMessage());
+    } finally {
+      probes.release();
     }
   }
 

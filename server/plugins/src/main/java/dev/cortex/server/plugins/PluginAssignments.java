@@ -174,18 +174,22 @@ public final class PluginAssignments {
 
   /**
    * Holds the plugin back in {@code environment} because its tools changed since they were
-   * confirmed ({@code reason} says how, without a tool's text): whether this changed anything (an
-   * assignment already held keeps its first reason).
+   * confirmed at {@code confirmedAt} ({@code reason} says how, without a tool's text): whether this
+   * changed anything (an assignment already held keeps its first reason; one confirmed again since
+   * is not held by what an older check saw).
    */
-  public static boolean hold(Connection c, String pluginId, String environment, String reason)
+  public static boolean hold(
+      Connection c, String pluginId, String environment, Instant confirmedAt, String reason)
       throws SQLException {
+    // Only the confirmation the caller checked against: a newer one pins other tools.
     return Sql.update(
             c,
             "UPDATE plugin_assignments SET held_reason = ? WHERE plugin_id = ? AND environment = ?"
-                + " AND held_reason IS NULL",
+                + " AND confirmed_at = ? AND held_reason IS NULL",
             reason,
             pluginId,
-            environment)
+            environment,
+            confirmedAt)
         > 0;
   }
 

@@ -50,6 +50,27 @@ public final class PluginCatalog {
   public static final Pattern ID = dev.cortex.protocol.session.Plugins.ID;
   static final Pattern SERVER_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
   static final Pattern SKILL_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+
+  /** What an HTTP header value may hold: visible Latin-1 characters, spaces and tabs. */
+  static final Pattern HEADER_VALUE = Pattern.compile("[\\t\\x20-\\x7e\\xa0-\\xff]*");
+
+  /** Headers the HTTP client or the MCP transport sets itself. */
+  static final java.util.Set<String> RESTRICTED_HEADERS =
+      java.util.Set.of(
+          "host",
+          "connection",
+          "content-length",
+          "expect",
+          "upgrade",
+          "transfer-encoding",
+          "te",
+          "trailer",
+          "accept",
+          "content-type",
+          "mcp-session-id",
+          "mcp-protocol-version",
+          "last-event-id");
+
   static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
   static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}");
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}]*)}");
@@ -334,12 +355,18 @@ public final class PluginCatalog {
         if (!HEADER_NAME.matcher(header.getKey()).matches()) {
           throw new Refused("a header name is 1-128 token characters");
         }
+        if (RESTRICTED_HEADERS.contains(header.getKey().toLowerCase(java.util.Locale.ROOT))) {
+          throw new Refused(
+              "headers." + header.getKey() + " is set by the connection itself, not by a package");
+        }
         JsonNode value = header.getValue();
         if (!value.isString()
-            || value.asString().contains("\r")
-            || value.asString().contains("\n")
+            || !HEADER_VALUE.matcher(value.asString()).matches()
             || value.asString().length() > 8192) {
-          throw new Refused("headers." + header.getKey() + " must be a one-line string");
+          throw new Refused(
+              "headers."
+                  + header.getKey()
+                  + " must be a one-line string of visible characters, spaces and tabs");
         }
         if (value.asString().contains("${")) {
           throw new Refused(

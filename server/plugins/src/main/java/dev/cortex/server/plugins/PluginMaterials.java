@@ -29,7 +29,8 @@ public final class PluginMaterials {
       String pluginId,
       String environment,
       PluginServer server,
-      Map<String, String> pins) {}
+      Map<String, String> pins,
+      java.time.Instant confirmedAt) {}
 
   /**
    * The servers ready, the plugins they came from (active ones: their skills are given too), and
@@ -66,7 +67,8 @@ public final class PluginMaterials {
       notes.addAll(servers.notes());
       for (Ready r : servers.servers()) {
         Map<String, String> pins = a.confirmedTools().get(r.server().name());
-        ready.add(new Ready(r.key(), r.pluginId(), a.environment(), r.server(), pins));
+        ready.add(
+            new Ready(r.key(), r.pluginId(), a.environment(), r.server(), pins, a.confirmedAt()));
       }
     }
     return new Result(ready, active, notes);
@@ -82,7 +84,7 @@ public final class PluginMaterials {
     for (PluginServer server : plugin.servers()) {
       String key = key(plugin.id(), server.name());
       if (!server.needsData()) {
-        ready.add(new Ready(key, plugin.id(), null, inRoot(server, plugin), null));
+        ready.add(new Ready(key, plugin.id(), null, inRoot(server, plugin), null, null));
         continue;
       }
       Path data = dataRoot.resolve(plugin.id());
@@ -103,6 +105,7 @@ public final class PluginMaterials {
               plugin.id(),
               null,
               inRoot(withData((PluginServer.Stdio) server, data), plugin),
+              null,
               null));
     }
     return new Result(ready, notes);

@@ -158,15 +158,24 @@ public record PluginOffer(
       text.append("\n  ").append(s.name()).append(" (").append(s.type()).append("): ");
       text.append(describe(s));
       for (ToolPins.Tool tool : offer.tools()) {
-        text.append("\n    tool ").append(tool.name());
+        text.append("\n    tool ").append(ToolPins.printable(tool));
         if (tool.description() != null && !tool.description().isBlank()) {
-          String line = tool.description().strip().lines().findFirst().orElse("");
-          text.append(": ").append(line.length() <= 100 ? line : line.substring(0, 100) + "...");
+          List<String> lines = tool.description().strip().lines().toList();
+          String line = visible(lines.get(0));
+          boolean more = lines.size() > 1 || line.length() > 100;
+          text.append(": ")
+              .append(line.length() <= 100 ? line : line.substring(0, 100))
+              .append(more ? " [...]" : "");
         }
       }
     }
     text.append("\nIts servers run with this user's rights: assign only plugins you trust.");
     return text.toString();
+  }
+
+  /** {@code text} without control characters (an escape sequence could rewrite a terminal). */
+  static String visible(String text) {
+    return text.replaceAll("[\\p{Cntrl}\\p{Cf}]", "?");
   }
 
   /**

@@ -128,6 +128,8 @@ class PluginCatalogTest {
                 + "\"fragment\": {\"url\": \"https://example.com/mcp#x\"},"
                 + "\"ftp\": {\"url\": \"ftp://example.com/mcp\"},"
                 + "\"remote-var\": {\"url\": \"https://example.com/mcp\", \"headers\": {\"A\": \"${PLUGIN_ROOT}\"}},"
+                + "\"ctl-header\": {\"url\": \"https://example.com/mcp\", \"headers\": {\"A\": \"v\\u0001secret\"}},"
+                + "\"host-header\": {\"url\": \"https://example.com/mcp\", \"headers\": {\"Host\": \"x\"}},"
                 + "\"extra\": {\"command\": \"node\", \"timeout\": 5},"
                 + "\"escape\": {\"command\": \"../../tool\"},"
                 + "\"linked\": {\"command\": \"${PLUGIN_ROOT}/bin/linked\"},"
@@ -150,6 +152,10 @@ class PluginCatalogTest {
     assertThat(problems.get("mcp.json: mcpServers.fragment")).contains("fragment");
     assertThat(problems.get("mcp.json: mcpServers.ftp")).contains("https");
     assertThat(problems.get("mcp.json: mcpServers.remote-var")).contains("no variables");
+    assertThat(problems.get("mcp.json: mcpServers.ctl-header"))
+        .contains("visible characters")
+        .doesNotContain("secret");
+    assertThat(problems.get("mcp.json: mcpServers.host-header")).contains("set by the connection");
     assertThat(problems.get("mcp.json: mcpServers.extra")).contains("unknown field 'timeout'");
     assertThat(problems.get("mcp.json: mcpServers.escape")).contains("outside the plugin");
     assertThat(problems.get("mcp.json: mcpServers.linked")).contains("symbolic link");
@@ -159,7 +165,7 @@ class PluginCatalogTest {
     assertThat(problems.get("mcp.json: mcpServers.neither")).contains("'command'", "'url'");
     assertThat(problems.get("mcp.json: mcpServers.kind")).contains("type must be");
     assertThat(problems.get("mcp.json: mcpServers.not-object")).contains("object");
-    assertThat(problems).hasSize(15);
+    assertThat(problems).hasSize(17);
     assertThat(String.join(" ", problems.values()))
         .as("a reason never repeats the value")
         .doesNotContain("user:pw", outside.toString(), "example.com");

@@ -63,7 +63,7 @@ final class Creation {
 
   /**
    * @param frontDoor true when the request comes from one of this server's own front doors (the web
-   *     workbench), which may create sessions on the {@code web:} channels
+   *     workbench, a chat platform's adapter), which may create sessions on the reserved channels
    */
   Session create(SessionService.NewSession request, boolean frontDoor) throws SessionException {
     String backend = backend(request);
@@ -216,7 +216,7 @@ final class Creation {
               + "' is not a channel: cli: and an id (web:, slack: and feishu: are reserved).");
     }
     String kind = channel.substring(0, channel.indexOf(':'));
-    if (RESERVED.containsKey(kind) && !(frontDoor && kind.equals("web"))) {
+    if (RESERVED.containsKey(kind) && !frontDoor) {
       throw new SessionException(
           SessionException.RESERVED_CHANNEL,
           "Channel "

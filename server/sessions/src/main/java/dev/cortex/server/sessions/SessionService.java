@@ -200,8 +200,9 @@ public final class SessionService implements AutoCloseable {
   }
 
   /**
-   * A new session asked for by one of this server's own front doors (the web workbench): it may be
-   * on a {@code web:} channel, which the session API refuses to its callers.
+   * A new session asked for by one of this server's own front doors (the web workbench, the Slack
+   * adapter): it may be on a {@code web:}, {@code slack:} or {@code feishu:} channel, which the
+   * session API refuses to its callers.
    */
   public Session createFromFrontDoor(NewSession request) throws SessionException {
     return created(creation.create(request, true));
@@ -226,6 +227,11 @@ public final class SessionService implements AutoCloseable {
 
   public List<Session> list(int limit) {
     return store.list(limit);
+  }
+
+  /** The session on {@code channel} (one agent runs per channel), or null. */
+  public Session findByChannel(String channel) {
+    return store.findByChannel(channel);
   }
 
   public Session get(String idOrName) throws SessionException {

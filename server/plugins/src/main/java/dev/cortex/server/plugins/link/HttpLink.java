@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -20,7 +21,9 @@ import tools.jackson.databind.JsonNode;
  * A remote plugin server over MCP's streamable HTTP: each message is a POST whose answer is JSON or
  * an event stream; the session id the server gives at {@code initialize} goes on every later
  * request; once initialised, a GET stream carries what the server sends of its own accord (a server
- * that offers none answers 405, which is fine). Redirects are refused.
+ * that offers none answers 405, which is fine). Redirects are refused. A request whose POST ends
+ * without its answer is answered with an error, so that no client waits forever; every step but a
+ * request's own work (a tool call may take long) has {@link Remote#ANSWER_TIMEOUT}.
  */
 final class HttpLink implements PluginLink {
   private static final Duration INITIALIZE_WAIT = Duration.ofSeconds(60);
@@ -59,7 +62,7 @@ final class HttpLink implements PluginLink {
     }
     if (JsonRpc.method(message).equals("initialize")) {
       try {
-        post(message, true);
+        exchange(message, true, Remote.ANSWER_TIMEOUT);
       } finally {
         initialized.countDown();
       }
@@ -75,7 +78,7 @@ final class HttpLink implements PluginLink {
     }
     if (!JsonRpc.isRequest(message)) {
       // Notifications and answers go in order, at once: the server answers them with 202.
-      post(message, false);
+      post(message, false, Remote.ANSWER_TIMEOUT);
       if (JsonRpc.method(message).equals("notifications/initialized")) {
         pool.execute(this::listen);
       }
@@ -84,34 +87,50 @@ final class HttpLink implements PluginLink {
     pool.execute(
         () -> {
           try {
-            post(message, false);
+            exchange(message, false, null);
           } catch (LinkFailure e) {
             deliver(JsonRpc.error(message.get("id"), JsonRpc.SERVER_UNAVAILABLE, e.getMessage()));
           }
         });
   }
 
-  private HttpRequest.Builder request() {
+  /** A request and its answer; one the POST ended without is a {@link LinkFailure}. */
+  private void exchange(JsonNode request, boolean initialize, Duration timeout) throws LinkFailure {
+    if (!post(request, initialize, timeout)) {
+      throw new LinkFailure(
+          Remote.name(server)
+              + " ended its answer without the response to "
+              + JsonRpc.method(request));
+    }
+  }
+
+  private HttpRequest.Builder request() throws LinkFailure {
     HttpRequest.Builder request = Remote.request(server, server.url());
     if (sessionId != null) {
       request.header("Mcp-Session-Id", sessionId);
     }
-    if (protocolVersion != null) {
-      request.header("MCP-Protocol-Version", protocolVersion);
-    }
+    Remote.header(request, "MCP-Protocol-Version", protocolVersion);
     return request;
   }
 
-  private void post(JsonNode message, boolean initialize) throws LinkFailure {
-    HttpRequest request =
+  /**
+   * Posts {@code message}: for a request, whether its answer came (it has been delivered); for
+   * anything else, true.
+   */
+  private boolean post(JsonNode message, boolean initialize, Duration timeout) throws LinkFailure {
+    HttpRequest.Builder builder =
         request()
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
-            .POST(HttpRequest.BodyPublishers.ofString(Json.write(message)))
-            .build();
+            .POST(HttpRequest.BodyPublishers.ofString(Json.write(message)));
+    if (timeout != null) {
+      builder.timeout(timeout);
+    }
     HttpResponse<InputStream> response;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      response = http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+    } catch (java.net.http.HttpTimeoutException e) {
+      throw new LinkFailure(Remote.name(server) + " did not answer in time");
     } catch (IOException e) {
       throw new LinkFailure(Remote.name(server) + " cannot be reached");
     } catch (InterruptedException e) {
@@ -125,12 +144,16 @@ final class HttpLink implements PluginLink {
       throw e;
     }
     if (initialize) {
-      response.headers().firstValue("mcp-session-id").ifPresent(id -> sessionId = id);
+      response
+          .headers()
+          .firstValue("mcp-session-id")
+          .filter(id -> id.matches("[\\x21-\\x7e]{1,256}"))
+          .ifPresent(id -> sessionId = id);
     }
     int status = response.statusCode();
     if (status == 202 || status == 204) {
       Remote.closeQuietly(response);
-      return;
+      return !JsonRpc.isRequest(message);
     }
     if (status >= 400) {
       Remote.closeQuietly(response);
@@ -139,36 +162,48 @@ final class HttpLink implements PluginLink {
       }
       throw new LinkFailure(Remote.name(server) + " answered HTTP " + status);
     }
-    read(response);
+    return read(response, JsonRpc.isRequest(message) ? message.get("id") : null);
   }
 
-  private void read(HttpResponse<InputStream> response) throws LinkFailure {
+  /**
+   * Delivers what an answer holds; with {@code awaited}, stops once the response of that id has
+   * come and says whether it did.
+   */
+  private boolean read(HttpResponse<InputStream> response, JsonNode awaited) throws LinkFailure {
+    boolean[] answered = {awaited == null};
     try (InputStream body = response.body()) {
       if (Remote.contentType(response).startsWith("text/event-stream")) {
         Remote.events(
             body,
             (event, data) -> {
               if (event.equals("message") && !data.isBlank()) {
-                deliverText(data);
+                answered[0] |= deliverText(data, awaited);
               }
+              return !(awaited != null && answered[0]);
             });
       } else {
-        byte[] bytes = body.readAllBytes();
+        byte[] bytes = Remote.readCapped(body);
         if (bytes.length > 0) {
-          deliverText(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+          answered[0] |= deliverText(new String(bytes, StandardCharsets.UTF_8), awaited);
         }
       }
     } catch (IOException e) {
-      if (!ended.get()) {
+      if (!ended.get() && !answered[0]) {
         throw new LinkFailure(Remote.name(server) + " broke off its answer");
       }
     }
+    return answered[0];
   }
 
   /** The GET stream of what the server sends unasked; quietly none when it offers none. */
   private void listen() {
-    HttpRequest request = request().header("Accept", "text/event-stream").GET().build();
     try {
+      HttpRequest request =
+          request()
+              .header("Accept", "text/event-stream")
+              .timeout(Remote.ANSWER_TIMEOUT)
+              .GET()
+              .build();
       HttpResponse<InputStream> response =
           http.send(request, HttpResponse.BodyHandlers.ofInputStream());
       Remote.refuseRedirect(server, response);
@@ -178,9 +213,11 @@ final class HttpLink implements PluginLink {
         return;
       }
       listening = response.body();
-      read(response);
+      read(response, null);
     } catch (LinkFailure e) {
-      end(e.getMessage());
+      if (e.getMessage().contains("redirect")) {
+        end(e.getMessage());
+      }
     } catch (IOException e) {
       // no stream: requests still work
     } catch (InterruptedException e) {
@@ -188,24 +225,29 @@ final class HttpLink implements PluginLink {
     }
   }
 
-  private void deliverText(String text) {
+  /** Delivers the message(s) of {@code text}: whether one was the response of {@code awaited}. */
+  private boolean deliverText(String text, JsonNode awaited) {
     JsonNode node;
     try {
       node = Json.mapper().readTree(text);
     } catch (RuntimeException e) {
-      return;
+      return false;
     }
-    if (node.isArray()) {
-      node.forEach(this::deliver);
-    } else {
-      deliver(node);
+    boolean answered = false;
+    for (JsonNode message : node.isArray() ? node : java.util.List.of(node)) {
+      deliver(message);
+      answered |=
+          awaited != null
+              && JsonRpc.isResponse(message)
+              && JsonRpc.sameId(awaited, message.get("id"));
     }
+    return answered;
   }
 
   private synchronized void deliver(JsonNode message) {
     if (protocolVersion == null && JsonRpc.isResponse(message)) {
       String version = message.path("result").path("protocolVersion").asString(null);
-      if (version != null && !version.isBlank()) {
+      if (version != null && version.matches("[0-9A-Za-z.-]{1,32}")) {
         protocolVersion = version;
       }
     }

@@ -25,6 +25,21 @@ final class JsonRpc {
         && (message.has("result") || message.has("error"));
   }
 
+  /** Whether two ids are the same: equal strings, or equal whole numbers. */
+  static boolean sameId(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return false;
+    }
+    if (a.isString() && b.isString()) {
+      return a.asString().equals(b.asString());
+    }
+    return a.isIntegralNumber()
+        && b.isIntegralNumber()
+        && a.canConvertToLong()
+        && b.canConvertToLong()
+        && a.longValue() == b.longValue();
+  }
+
   static String method(JsonNode message) {
     return message.path("method").asString("");
   }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One plugin server as a local stdio MCP server: each line read is passed to the server through a
@@ -33,8 +34,14 @@ public final class PluginProxy {
   private final String environment;
   private final Consumer<String> held;
   private final Consumer<String> log;
-  private final ConcurrentHashMap<String, JsonNode> waiting = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, String> methods = new ConcurrentHashMap<>();
+
+  /** A request of the client the server has not answered: its id as the client gave it. */
+  private record Pending(JsonNode clientId, String method) {}
+
+  private final ConcurrentHashMap<Long, Pending> waiting = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Long> byClientId = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong ids =
+      new java.util.concurrent.atomic.AtomicLong();
   private final CompletableFuture<Integer> done = new CompletableFuture<>();
   private volatile String heldReason;
   private volatile String endedReason;
@@ -91,24 +98,26 @@ public final class PluginProxy {
         if (line.isBlank()) {
           continue;
         }
-        JsonNode message;
         try {
-          message = Json.mapper().readTree(line);
+          fromClient(Json.mapper().readTree(line));
         } catch (RuntimeException e) {
-          log.accept("a line from the client is not JSON; it was dropped");
-          continue;
+          log.accept("a message from the client could not be passed on; it was dropped");
         }
-        fromClient(message);
       }
     } catch (IOException e) {
       // the client went away
+    } finally {
+      done.complete(0);
     }
-    done.complete(0);
   }
 
+  /**
+   * A message from the client. A request goes on under an id of the proxy's own (so that no answer
+   * of the server can pass for another, whatever type its id has); a cancellation names that id.
+   */
   private void fromClient(JsonNode message) {
     if (!JsonRpc.isRequest(message)) {
-      send(message);
+      send(renamedCancellation(message));
       return;
     }
     JsonNode id = message.get("id");
@@ -121,42 +130,73 @@ public final class PluginProxy {
       write(JsonRpc.error(id, HELD_BACK, heldMessage()));
       return;
     }
-    waiting.put(key(id), id);
-    methods.put(key(id), method);
-    send(message);
+    long own = ids.incrementAndGet();
+    waiting.put(own, new Pending(id, method));
+    byClientId.put(id.toString(), own);
+    ObjectNode renamed = ((ObjectNode) message).deepCopy();
+    renamed.put("id", own);
+    send(renamed, own);
+  }
+
+  private JsonNode renamedCancellation(JsonNode message) {
+    if (!JsonRpc.method(message).equals("notifications/cancelled")) {
+      return message;
+    }
+    JsonNode requestId = message.path("params").get("requestId");
+    Long own = requestId == null ? null : byClientId.get(requestId.toString());
+    if (own == null) {
+      return message;
+    }
+    ObjectNode renamed = ((ObjectNode) message).deepCopy();
+    ((ObjectNode) renamed.get("params")).put("requestId", own);
+    return renamed;
   }
 
   private void send(JsonNode message) {
     try {
       link.send(message);
     } catch (IOException e) {
-      if (JsonRpc.isRequest(message)) {
-        answer(message.get("id"), JsonRpc.SERVER_UNAVAILABLE, e.getMessage());
-      }
+      // a notification or an answer the server will not get: nothing waits for it here
+    }
+  }
+
+  private void send(JsonNode request, long own) {
+    try {
+      link.send(request);
+    } catch (IOException e) {
+      answer(own, JsonRpc.SERVER_UNAVAILABLE, e.getMessage());
     }
   }
 
   private void fromServer(JsonNode message) {
-    if (JsonRpc.isResponse(message)) {
-      String key = key(message.get("id"));
-      waiting.remove(key);
-      String method = methods.remove(key);
-      if ("tools/list".equals(method) && pins != null && message.has("result")) {
-        String change =
-            ToolPins.change(pins, ToolPins.tools(message.path("result").path("tools")))
-                .orElse(null);
-        if (change != null) {
-          if (heldReason == null) {
-            heldReason = change;
-            log.accept("plugin " + pluginId + " is held back: " + change);
-            held.accept(change);
-          }
-          write(JsonRpc.error(message.get("id"), HELD_BACK, heldMessage()));
-          return;
+    if (!JsonRpc.isResponse(message)) {
+      write(message);
+      return;
+    }
+    JsonNode id = message.get("id");
+    Pending pending =
+        id.isIntegralNumber() && id.canConvertToLong() ? waiting.remove(id.longValue()) : null;
+    if (pending == null) {
+      log.accept("the server answered a request it was not asked; the answer was dropped");
+      return;
+    }
+    byClientId.remove(pending.clientId().toString());
+    if ("tools/list".equals(pending.method()) && pins != null && message.has("result")) {
+      String change =
+          ToolPins.change(pins, ToolPins.tools(message.path("result").path("tools"))).orElse(null);
+      if (change != null) {
+        if (heldReason == null) {
+          heldReason = change;
+          log.accept("plugin " + pluginId + " is held back: " + change);
+          held.accept(change);
         }
+        write(JsonRpc.error(pending.clientId(), HELD_BACK, heldMessage()));
+        return;
       }
     }
-    write(message);
+    ObjectNode restored = ((ObjectNode) message).deepCopy();
+    restored.set("id", pending.clientId());
+    write(restored);
   }
 
   private String heldMessage() {
@@ -175,15 +215,16 @@ public final class PluginProxy {
   private void ended(String reason) {
     log.accept(reason);
     endedReason = reason;
-    for (JsonNode id : List.copyOf(waiting.values())) {
-      answer(id, JsonRpc.SERVER_UNAVAILABLE, reason);
+    for (Long own : List.copyOf(waiting.keySet())) {
+      answer(own, JsonRpc.SERVER_UNAVAILABLE, reason);
     }
   }
 
-  private void answer(JsonNode id, int code, String text) {
-    methods.remove(key(id));
-    if (waiting.remove(key(id)) != null) {
-      write(JsonRpc.error(id, code, text));
+  private void answer(long own, int code, String text) {
+    Pending pending = waiting.remove(own);
+    if (pending != null) {
+      byClientId.remove(pending.clientId().toString());
+      write(JsonRpc.error(pending.clientId(), code, text));
     }
   }
 
@@ -194,9 +235,5 @@ public final class PluginProxy {
     } catch (IOException e) {
       done.complete(0);
     }
-  }
-
-  private static String key(JsonNode id) {
-    return id.isString() ? "s:" + id.asString() : "n:" + id.toString();
   }
 }

@@ -31,7 +31,8 @@ public record ProxySpec(
     String cwd,
     String url,
     Map<String, String> headers,
-    Map<String, String> pins) {
+    Map<String, String> pins,
+    java.time.Instant confirmedAt) {
 
   /** The spec of a server ready to start. */
   public static ProxySpec of(PluginMaterials.Ready ready) {
@@ -47,7 +48,8 @@ public record ProxySpec(
           stdio.cwd(),
           null,
           null,
-          ready.pins());
+          ready.pins(),
+          ready.confirmedAt());
     }
     PluginServer.Remote remote = (PluginServer.Remote) ready.server();
     return new ProxySpec(
@@ -61,7 +63,8 @@ public record ProxySpec(
         null,
         remote.url().toString(),
         remote.headers(),
-        ready.pins());
+        ready.pins(),
+        ready.confirmedAt());
   }
 
   /** The server it names. */

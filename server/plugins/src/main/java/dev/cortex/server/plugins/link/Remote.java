@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
 
 /**
  * What the remote links share: an HTTP client that follows no redirect (a 3xx answer ends the link
@@ -37,15 +36,37 @@ final class Remote {
         .build();
   }
 
-  /** A request to {@code uri} with the server's headers. */
-  static HttpRequest.Builder request(PluginServer.Remote server, URI uri) {
+  /** The longest answer or event read from a remote server. */
+  static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+  /** How long a server has to start answering a request that is not a tool's work. */
+  static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
+
+  /**
+   * A request to {@code uri} with the server's headers; a header the HTTP client refuses ends in a
+   * {@link PluginLink.LinkFailure} that names it, never its value.
+   */
+  static HttpRequest.Builder request(PluginServer.Remote server, URI uri)
+      throws PluginLink.LinkFailure {
     HttpRequest.Builder request = HttpRequest.newBuilder(uri);
     for (Map.Entry<String, String> header : server.headers().entrySet()) {
       if (!OWN_HEADERS.contains(header.getKey().toLowerCase(java.util.Locale.ROOT))) {
-        request.header(header.getKey(), header.getValue());
+        try {
+          request.header(header.getKey(), header.getValue());
+        } catch (IllegalArgumentException e) {
+          throw new PluginLink.LinkFailure(
+              name(server) + ": the HTTP client refuses its header " + header.getKey());
+        }
       }
     }
     return request;
+  }
+
+  /** A header the link sets from what a server said, refused unless it is plain. */
+  static void header(HttpRequest.Builder request, String name, String value) {
+    if (value != null && value.matches("[A-Za-z0-9._:~+/=-]{1,256}")) {
+      request.header(name, value);
+    }
   }
 
   /** How the server is named in what a link reports: its name and origin. */
@@ -86,18 +107,22 @@ final class Remote {
   }
 
   /**
-   * Reads server-sent events until the stream ends, giving each event's name ({@code message} when
-   * it has none) and data (its {@code data:} lines joined by newlines).
+   * Reads server-sent events while {@code sink} says to go on (or the stream ends), giving each
+   * event's name ({@code message} when it has none) and data (its {@code data:} lines joined by
+   * newlines); an event over the cap ends the reading with an error.
    */
-  static void events(InputStream body, BiConsumer<String, String> sink) throws IOException {
+  static void events(InputStream body, EventSink sink) throws IOException {
     try (BufferedReader reader =
         new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
       String event = null;
       StringBuilder data = null;
       for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+        if (data != null && data.length() > MAX_MESSAGE_BYTES) {
+          throw new IOException("an event of over " + MAX_MESSAGE_BYTES + " characters");
+        }
         if (line.isEmpty()) {
-          if (data != null) {
-            sink.accept(event == null ? "message" : event, data.toString());
+          if (data != null && !sink.accept(event == null ? "message" : event, data.toString())) {
+            return;
           }
           event = null;
           data = null;
@@ -121,5 +146,20 @@ final class Remote {
         sink.accept(event == null ? "message" : event, data.toString());
       }
     }
+  }
+
+  /** Takes an event; false stops the reading. */
+  @FunctionalInterface
+  interface EventSink {
+    boolean accept(String event, String data);
+  }
+
+  /** The whole of a plain answer, up to the cap. */
+  static byte[] readCapped(InputStream body) throws IOException {
+    byte[] bytes = body.readNBytes(MAX_MESSAGE_BYTES + 1);
+    if (bytes.length > MAX_MESSAGE_BYTES) {
+      throw new IOException("an answer of over " + MAX_MESSAGE_BYTES + " bytes");
+    }
+    return bytes;
   }
 }

@@ -56,10 +56,16 @@ final class SseLink implements PluginLink {
         };
     this.inbound = one;
     HttpRequest request =
-        Remote.request(server, server.url()).header("Accept", "text/event-stream").GET().build();
+        Remote.request(server, server.url())
+            .header("Accept", "text/event-stream")
+            .timeout(Remote.ANSWER_TIMEOUT)
+            .GET()
+            .build();
     HttpResponse<InputStream> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    } catch (java.net.http.HttpTimeoutException e) {
+      throw new LinkFailure(Remote.name(server) + " did not answer in time");
     } catch (IOException e) {
       throw new LinkFailure(Remote.name(server) + " cannot be reached");
     } catch (InterruptedException e) {
@@ -92,10 +98,11 @@ final class SseLink implements PluginLink {
                         try {
                           message = Json.mapper().readTree(data);
                         } catch (RuntimeException e) {
-                          return;
+                          return true;
                         }
                         one.accept(message);
                       }
+                      return true;
                     });
               } catch (IOException e) {
                 reason = Remote.name(server) + " broke off its event stream";
@@ -135,14 +142,14 @@ final class SseLink implements PluginLink {
   @Override
   public void send(JsonNode message) throws IOException {
     if (!JsonRpc.isRequest(message)) {
-      post(message);
+      post(message, Remote.ANSWER_TIMEOUT);
       return;
     }
     // A request's answer comes on the stream; its POST may last as long as the server works on it.
     pool.execute(
         () -> {
           try {
-            post(message);
+            post(message, null);
           } catch (IOException e) {
             inbound.accept(
                 JsonRpc.error(message.get("id"), JsonRpc.SERVER_UNAVAILABLE, e.getMessage()));
@@ -150,7 +157,7 @@ final class SseLink implements PluginLink {
         });
   }
 
-  private void post(JsonNode message) throws IOException {
+  private void post(JsonNode message, Duration timeout) throws IOException {
     try {
       if (!endpointKnown.await(ENDPOINT_WAIT.toMillis(), TimeUnit.MILLISECONDS) || ended.get()) {
         throw new LinkFailure(Remote.name(server) + " named no endpoint to post messages to");
@@ -159,14 +166,19 @@ final class SseLink implements PluginLink {
       Thread.currentThread().interrupt();
       throw new LinkFailure("interrupted");
     }
-    HttpRequest request =
+    HttpRequest.Builder builder =
         Remote.request(server, endpoint)
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(Json.write(message)))
-            .build();
+            .POST(HttpRequest.BodyPublishers.ofString(Json.write(message)));
+    if (timeout != null) {
+      builder.timeout(timeout);
+    }
+    HttpRequest request = builder.build();
     HttpResponse<InputStream> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    } catch (java.net.http.HttpTimeoutException e) {
+      throw new LinkFailure(Remote.name(server) + " did not answer in time");
     } catch (IOException e) {
       throw new LinkFailure(Remote.name(server) + " cannot be reached");
     } catch (InterruptedException e) {

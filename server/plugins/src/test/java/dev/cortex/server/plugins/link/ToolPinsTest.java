@@ -29,6 +29,37 @@ class ToolPinsTest {
   }
 
   @Test
+  void aToolTwice_orAChangedTitleOrSchema_isAChange_butTheOrderOfASchemasFieldsIsNot() {
+    var json = dev.cortex.base.Json.mapper();
+    ToolPins.Tool tool =
+        new ToolPins.Tool(
+            "find", "Finds.", "Find", json.readTree("{\"type\":\"object\",\"required\":[\"q\"]}"));
+    Map<String, String> pins = ToolPins.of(List.of(tool));
+    assertThat(
+            ToolPins.change(
+                pins,
+                List.of(
+                    new ToolPins.Tool(
+                        "find",
+                        "Finds.",
+                        "Find",
+                        json.readTree("{\"required\":[\"q\"],\"type\":\"object\"}")))))
+        .isEmpty();
+    assertThat(ToolPins.change(pins, List.of(tool, tool))).contains("it lists the tool find twice");
+    assertThat(
+            ToolPins.change(
+                pins, List.of(new ToolPins.Tool("find", "Finds.", "Delete", tool.inputSchema()))))
+        .isPresent();
+    assertThat(
+            ToolPins.change(
+                pins,
+                List.of(
+                    new ToolPins.Tool(
+                        "find", "Finds.", "Find", json.readTree("{\"type\":\"object\"}")))))
+        .isPresent();
+  }
+
+  @Test
   void eventStreams_areReadAsEventsWithTheirJoinedData() throws Exception {
     String stream =
         ": a comment\n"
@@ -41,6 +72,11 @@ class ToolPinsTest {
     Remote.events(
         new ByteArrayInputStream(stream.getBytes(StandardCharsets.UTF_8)),
         (event, data) -> seen.add(event + "=" + data));
+    List<String> first = new ArrayList<>();
+    Remote.events(
+        new ByteArrayInputStream(stream.getBytes(StandardCharsets.UTF_8)),
+        (event, data) -> !first.add(event));
+    assertThat(first).containsExactly("endpoint");
     assertThat(seen)
         .containsExactly(
             "endpoint=/message?session=1",

@@ -101,16 +101,17 @@ public final class CommandBackend implements Backend {
       item.put("plugin", server.plugin());
       item.put("name", server.name());
       item.put("type", server.type());
-      if (server.stdio()) {
+      if (server.proxy() == null && server.stdio()) {
         item.put("command", server.command());
         item.put("args", server.args());
         item.put("env", server.env());
         item.put("cwd", server.cwd());
-      } else {
+      } else if (server.proxy() == null) {
         item.put("url", server.url());
         item.put("headers", server.headers());
-      }
-      if (server.proxy() != null) {
+      } else {
+        // The proxy holds the server's values, refuses redirects and keeps it to the tools
+        // confirmed: a program is given only the proxy to start.
         item.put(
             "proxy",
             Map.of(

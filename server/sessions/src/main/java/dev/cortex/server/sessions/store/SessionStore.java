@@ -94,6 +94,16 @@ public final class SessionStore {
                     idOrName));
   }
 
+  /** The session bound to {@code channel}, or null. */
+  public Session findByChannel(String channel) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.one(
+                    c, "SELECT * FROM sessions WHERE channel = ?", SessionStore::session, channel));
+  }
+
   /** Whether a session is bound to {@code channel}. */
   public boolean channelTaken(String channel) {
     return database
