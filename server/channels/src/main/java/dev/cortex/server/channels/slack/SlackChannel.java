@@ -1,0 +1,375 @@
+package dev.cortex.server.channels.slack;
+
+import com.slack.api.Slack;
+import com.slack.api.SlackConfig;
+import com.slack.api.methods.MethodsClient;
+import com.slack.api.methods.SlackApiException;
+import com.slack.api.methods.response.auth.AuthTestResponse;
+import com.slack.api.methods.response.chat.ChatPostMessageResponse;
+import com.slack.api.methods.response.files.FilesUploadV2Response;
+import com.slack.api.socket_mode.SocketModeClient;
+import com.slack.api.socket_mode.request.EventsApiEnvelope;
+import com.slack.api.socket_mode.response.AckResponse;
+import dev.cortex.base.Json;
+import dev.cortex.server.sessions.SessionException;
+import dev.cortex.server.sessions.SessionService;
+import dev.cortex.server.sessions.store.Session;
+import dev.cortex.server.sessions.store.Transcript;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Slack as a front door of the agent server, over Socket Mode: each message in an allowed channel
+ * (or thread) goes into the inbox of the session on {@code slack:<channel>} (or {@code
+ * slack:<channel>/<thread>}), made on the first message, exactly once per Slack event (its id is
+ * the inbox's key, so a redelivery after a restart is not a second message), and only then
+ * acknowledged to Slack. When a turn of such a session ends, its last reply is posted back there,
+ * cut into messages Slack renders whole. Nothing here stops the agent server: a bad token or an
+ * outage is logged, and the connection is tried again.
+ */
+public final class SlackChannel implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SlackChannel.class);
+
+  /** The channel kind of Slack's sessions. */
+  public static final String KIND = "slack";
+
+  static final Duration RETRY_FIRST = Duration.ofSeconds(2);
+  static final Duration RETRY_MOST = Duration.ofMinutes(2);
+
+  private static final Pattern MENTION = Pattern.compile("<@([A-Z0-9]+)>\\s*");
+
+  /** How new sessions are made, besides their name and channel. */
+  public interface NewSessions {
+    Session create(String name, String channel) throws SessionException;
+  }
+
+  private final SlackSettings settings;
+  private final String botToken;
+  private final String appToken;
+  private final SessionService sessions;
+  private final NewSessions newSessions;
+  private final Slack slack;
+  private final ExecutorService posting =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "slack-post");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile SocketModeClient socket;
+  private volatile String botUser;
+  private volatile boolean closed;
+  private SessionService.Subscription following;
+  private Thread connector;
+
+  public SlackChannel(
+      SlackSettings settings,
+      String botToken,
+      String appToken,
+      SessionService sessions,
+      NewSessions newSessions) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.botToken = botToken;
+    this.appToken = appToken;
+    this.sessions = Objects.requireNonNull(sessions, "sessions");
+    this.newSessions = Objects.requireNonNull(newSessions, "newSessions");
+    SlackConfig config = new SlackConfig();
+    config.setMethodsEndpointUrlPrefix(settings.apiUrl().toString());
+    config.setPrettyResponseLoggingEnabled(false);
+    // No call of its own to Slack (the metrics ask auth.test for the team), no thread for it.
+    config.setStatsEnabled(false);
+    this.slack = Slack.getInstance(config);
+  }
+
+  /** Starts following the sessions and connecting to Slack (in the background, retried). */
+  public synchronized void start() {
+    if (settings.workspaces().isEmpty() && settings.channels().isEmpty()) {
+      log.warn(
+          "[slack] names no workspaces and no channels: no Slack message will start a session");
+    }
+    following = sessions.followAll(this::onUpdate);
+    connector = new Thread(this::connectLoop, "slack-connect");
+    connector.setDaemon(true);
+    connector.start();
+  }
+
+  private void connectLoop() {
+    Duration wait = RETRY_FIRST;
+    while (!closed) {
+      try {
+        connect();
+        return;
+      } catch (IOException | RuntimeException e) {
+        log.warn("Slack: could not connect ({}); trying again in {} s", safe(e), wait.toSeconds());
+      }
+      try {
+        Thread.sleep(wait.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      wait = wait.multipliedBy(2).compareTo(RETRY_MOST) > 0 ? RETRY_MOST : wait.multipliedBy(2);
+    }
+  }
+
+  private void connect() throws IOException {
+    AuthTestResponse auth;
+    try {
+      auth = methods().authTest(r -> r);
+    } catch (SlackApiException e) {
+      throw new IOException("auth.test answered HTTP " + e.getResponse().code());
+    }
+    if (!auth.isOk()) {
+      throw new IOException("auth.test: " + auth.getError());
+    }
+    botUser = auth.getUserId();
+    SocketModeClient client = slack.socketMode(appToken, SocketModeClient.Backend.JavaWebSocket);
+    client.setAutoReconnectEnabled(true);
+    client.addEventsApiEnvelopeListener(envelope -> onEnvelope(client, envelope));
+    client.addWebSocketErrorListener(
+        error -> log.warn("Slack: the Socket Mode connection failed: {}", safeThrowable(error)));
+    client.addWebSocketCloseListener(
+        (code, reason) -> log.info("Slack: the Socket Mode connection closed ({})", code));
+    client.connect();
+    socket = client;
+    log.info("Slack: connected to workspace {} as {}", auth.getTeamId(), botUser);
+  }
+
+  private MethodsClient methods() {
+    return slack.methods(botToken);
+  }
+
+  /**
+   * A Socket Mode envelope: taken into a session, then acknowledged (else Slack sends it again).
+   */
+  private void onEnvelope(SocketModeClient client, EventsApiEnvelope envelope) {
+    boolean done;
+    try {
+      done = take(Json.mapper().readTree(envelope.getPayload().toString()));
+    } catch (RuntimeException e) {
+      log.warn("Slack: an event could not be read; it is dropped", e);
+      done = true;
+    }
+    if (done) {
+      client.sendSocketModeResponse(new AckResponse(envelope.getEnvelopeId()));
+    }
+  }
+
+  /**
+   * Takes one Events API payload: whether it is done with (taken, or not for a session), so that it
+   * may be acknowledged; false when it should come again (the session could not take it now).
+   */
+  boolean take(JsonNode payload) {
+    JsonNode event = payload.path("event");
+    String type = event.path("type").asString("");
+    if (!type.equals("message") && !type.equals("app_mention")) {
+      return true;
+    }
+    if (event.has("subtype") || event.has("bot_id")) {
+      return true;
+    }
+    String user = event.path("user").asString(null);
+    String channel = event.path("channel").asString(null);
+    String team = payload.path("team_id").asString(event.path("team").asString(null));
+    String eventId = payload.path("event_id").asString(null);
+    if (user == null || channel == null || eventId == null || user.equals(botUser)) {
+      return true;
+    }
+    if (!settings.allows(team, channel, user)) {
+      log.info("Slack: a message in {} from {} is not allowed by [slack]; ignored", channel, user);
+      return true;
+    }
+    String text = MENTION.matcher(event.path("text").asString("")).replaceAll("").strip();
+    if (text.isEmpty()) {
+      return true;
+    }
+    String thread = event.path("thread_ts").asString(null);
+    String where = KIND + ":" + channel + (thread == null ? "" : "/" + thread);
+    try {
+      Session session = sessionOn(where, channel, thread);
+      sessions.wake(session.id(), text, KIND, KIND + ":" + eventId);
+      return true;
+    } catch (SessionException e) {
+      log.warn("Slack: a message for {} could not be taken: {}", where, e.getMessage());
+      // A message that cannot be taken now (say, no session can be made) is acknowledged all the
+      // same: Slack would only send it again to the same answer.
+      return true;
+    }
+  }
+
+  private Session sessionOn(String where, String channel, String thread) throws SessionException {
+    Session found = sessions.findByChannel(where);
+    if (found != null) {
+      return found;
+    }
+    String name = (KIND + "-" + channel + (thread == null ? "" : "-" + thread));
+    return newSessions.create(name.length() <= 64 ? name : name.substring(0, 64), where);
+  }
+
+  /** A live event of a session: a Slack session's ended turn is posted back. */
+  private void onUpdate(String sessionId, SessionService.Update update) {
+    if (update instanceof SessionService.Update.TurnEnded ended) {
+      posting.execute(() -> postReply(sessionId, ended));
+    }
+  }
+
+  private void postReply(String sessionId, SessionService.Update.TurnEnded ended) {
+    Session session;
+    try {
+      session = sessions.get(sessionId);
+    } catch (SessionException e) {
+      return;
+    }
+    Where where = Where.of(session.channel());
+    if (where == null) {
+      return;
+    }
+    String reply = null;
+    try {
+      for (Transcript.Entry entry : sessions.transcriptBefore(sessionId, Long.MAX_VALUE, 100)) {
+        if (entry.kind() == Transcript.Kind.ASSISTANT
+            && ended.executionId().equals(entry.executionId())) {
+          reply = Json.mapper().readTree(entry.body()).path("text").asString(null);
+        }
+      }
+    } catch (SessionException | RuntimeException e) {
+      log.warn("Slack: the reply of {} could not be read", sessionId, e);
+      return;
+    }
+    if (reply == null && ended.error() != null) {
+      reply = "The turn failed: " + ended.error();
+    }
+    if (reply == null || reply.isBlank()) {
+      return;
+    }
+    for (String part : SlackText.split(reply, SlackText.MESSAGE_LIMIT)) {
+      post(where, part);
+    }
+  }
+
+  private void post(Where where, String text) {
+    try {
+      ChatPostMessageResponse response =
+          methods()
+              .chatPostMessage(r -> r.channel(where.channel()).threadTs(where.thread()).text(text));
+      if (!response.isOk()) {
+        log.warn("Slack: chat.postMessage to {}: {}", where.channel(), response.getError());
+      }
+    } catch (IOException | SlackApiException e) {
+      log.warn("Slack: chat.postMessage to {} failed: {}", where.channel(), safe(e));
+    }
+  }
+
+  /** A file sent to the channel of a Slack session, through Slack's two-step upload. */
+  public record Sent(String fileId, String channel) {}
+
+  /** Thrown when a file cannot be sent; the message is safe to show. */
+  public static final class SendFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public SendFailure(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Uploads {@code file} to the channel (and thread) of {@code session}, with Slack's current
+   * upload ({@code files.getUploadURLExternal}, the bytes to the URL it gives, then {@code
+   * files.completeUploadExternal}).
+   */
+  public Sent sendFile(Session session, Path file, String fileName, String title, String comment)
+      throws SendFailure {
+    Where where = Where.of(session.channel());
+    if (where == null) {
+      throw new SendFailure("The session is not on a Slack channel.");
+    }
+    try {
+      FilesUploadV2Response response =
+          methods()
+              .filesUploadV2(
+                  r ->
+                      r.channel(where.channel())
+                          .threadTs(where.thread())
+                          .file(file.toFile())
+                          .filename(fileName)
+                          .title(title)
+                          .initialComment(comment)
+                          .requestFileInfo(false));
+      if (!response.isOk()) {
+        throw new SendFailure("Slack refused the file: " + response.getError() + ".");
+      }
+      String id =
+          response.getFiles() == null || response.getFiles().isEmpty()
+              ? null
+              : response.getFiles().get(0).getId();
+      return new Sent(id, where.channel());
+    } catch (IOException | SlackApiException e) {
+      throw new SendFailure("Slack could not be reached to send the file: " + safe(e) + ".");
+    } catch (RuntimeException e) {
+      throw new SendFailure("Slack refused the file: " + safe(e) + ".");
+    }
+  }
+
+  /** A Slack session's channel and thread (null: the channel itself). */
+  record Where(String channel, String thread) {
+    static Where of(String sessionChannel) {
+      if (sessionChannel == null || !sessionChannel.startsWith(KIND + ":")) {
+        return null;
+      }
+      String rest = sessionChannel.substring(KIND.length() + 1);
+      int slash = rest.indexOf('/');
+      return slash < 0
+          ? new Where(rest, null)
+          : new Where(rest.substring(0, slash), rest.substring(slash + 1));
+    }
+  }
+
+  private String safeThrowable(Throwable e) {
+    return e instanceof Exception ex ? safe(ex) : e.getClass().getSimpleName();
+  }
+
+  /** What an exception may say: its class and a message without tokens. */
+  private String safe(Exception e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    for (String secret : List.of(String.valueOf(botToken), String.valueOf(appToken))) {
+      if (secret.length() > 4) {
+        message = message.replace(secret, "[token]");
+      }
+    }
+    return message.length() <= 200 ? message : message.substring(0, 200) + "...";
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (following != null) {
+      following.close();
+    }
+    if (connector != null) {
+      connector.interrupt();
+    }
+    SocketModeClient client = socket;
+    if (client != null) {
+      try {
+        client.close();
+      } catch (IOException e) {
+        // closing anyway
+      }
+    }
+    posting.shutdown();
+    try {
+      posting.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package dev.cortex.server.channels.slack;
+
+import dev.cortex.base.settings.SettingsTable;
+import dev.cortex.base.settings.TableValues;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code [slack]} table of {@code cortex.toml}: Slack as a front door of the agent server. Read
+ * when the agent server starts. The tokens are not settings: {@code SLACK_BOT_TOKEN} and, for
+ * Socket Mode, {@code SLACK_APP_TOKEN} come from the environment or the owner-only secrets file.
+ *
+ * <pre>
+ * [slack]
+ * enabled = true
+ * api_url = "https://slack.com/api/"   # where Slack's Web API is (a test server, a proxy)
+ * workspaces = ["T0123"]               # team ids whose messages may start sessions
+ * channels = ["C0123"]                 # channel ids whose messages may start sessions
+ * users = ["U0123"]                    # if given, only these people start or continue sessions
+ * backend = "claude"                   # of new sessions (default: the server's)
+ * project = "support"                  # of new sessions (default: none)
+ * working_directory = "/srv/support"   # of new sessions (default: the server's home folder)
+ * program = ["my-agent", "--json"]     # for the command backend: the program of each turn
+ * </pre>
+ *
+ * A message counts when its workspace is listed or its channel is; with neither list given, none
+ * does (the adapter says so at start).
+ */
+public record SlackSettings(
+    boolean enabled,
+    URI apiUrl,
+    List<String> workspaces,
+    List<String> channels,
+    List<String> users,
+    String backend,
+    String project,
+    java.nio.file.Path workingDirectory,
+    List<String> program) {
+  public static final SlackSettings OFF =
+      new SlackSettings(
+          false,
+          URI.create("https://slack.com/api/"),
+          List.of(),
+          List.of(),
+          List.of(),
+          null,
+          null,
+          null,
+          null);
+
+  static final Pattern ID = Pattern.compile("[A-Z0-9]{2,32}");
+
+  public SlackSettings {
+    workspaces = List.copyOf(workspaces);
+    channels = List.copyOf(channels);
+    users = List.copyOf(users);
+    program = program == null ? null : List.copyOf(program);
+  }
+
+  /** Whether a message of {@code user} in {@code channel} of {@code workspace} may be taken. */
+  public boolean allows(String workspace, String channel, String user) {
+    boolean where =
+        (workspace != null && workspaces.contains(workspace))
+            || (channel != null && channels.contains(channel));
+    return where && (users.isEmpty() || (user != null && users.contains(user)));
+  }
+
+  public static final SettingsTable<SlackSettings> TABLE =
+      new SettingsTable<>() {
+        @Override
+        public String name() {
+          return "slack";
+        }
+
+        @Override
+        public Set<String> keys() {
+          return Set.of(
+              "enabled",
+              "api_url",
+              "workspaces",
+              "channels",
+              "users",
+              "backend",
+              "project",
+              "working_directory",
+              "program");
+        }
+
+        @Override
+        public Map<String, String> variables() {
+          return Map.of("CORTEX_SLACK_ENABLED", "enabled", "CORTEX_SLACK_API_URL", "api_url");
+        }
+
+        @Override
+        public SlackSettings read(TableValues values) {
+          String url = values.string("api_url", "https://slack.com/api/");
+          URI api;
+          try {
+            api = URI.create(url.endsWith("/") ? url : url + "/");
+          } catch (IllegalArgumentException e) {
+            throw values.problem("api_url", "is not a URL");
+          }
+          if (!"https".equals(api.getScheme()) && !"http".equals(api.getScheme())) {
+            throw values.problem("api_url", "is an http(s) URL");
+          }
+          return new SlackSettings(
+              values.bool("enabled", false),
+              api,
+              ids(values, "workspaces"),
+              ids(values, "channels"),
+              ids(values, "users"),
+              values.has("backend") ? values.string("backend", null) : null,
+              values.has("project") ? values.string("project", null) : null,
+              values.has("working_directory")
+                  ? java.nio.file.Path.of(values.string("working_directory", null))
+                  : null,
+              values.strings("program"));
+        }
+
+        private List<String> ids(TableValues values, String key) {
+          List<String> ids = values.has(key) ? values.strings(key) : List.of();
+          for (String id : ids) {
+            if (!ID.matcher(id).matches()) {
+              throw values.problem(key, "holds Slack ids (upper-case letters and digits)");
+            }
+          }
+          return ids;
+        }
+      };
+}

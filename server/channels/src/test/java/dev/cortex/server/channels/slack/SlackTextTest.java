@@ -1,0 +1,45 @@
+package dev.cortex.server.channels.slack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SlackTextTest {
+  @Test
+  void aShortReplyIsOneMessage_andBlankIsNone() {
+    assertThat(SlackText.split("  It is 9 pm.  ", 100)).containsExactly("It is 9 pm.");
+    assertThat(SlackText.split("  \n ", 100)).isEmpty();
+  }
+
+  @Test
+  void aLongReply_isCutAtBlankLines_thenLines_thenSpaces_neverOverTheLimit() {
+    String para = "word ".repeat(30).strip();
+    String text = para + "\n\n" + para + "\n\n" + para;
+    List<String> parts = SlackText.split(text, 200);
+    assertThat(parts).hasSize(3).allSatisfy(p -> assertThat(p.length()).isLessThanOrEqualTo(200));
+    assertThat(String.join("\n\n", parts)).isEqualTo(text);
+
+    List<String> words = SlackText.split("abc ".repeat(100), 50);
+    assertThat(words).allSatisfy(p -> assertThat(p.length()).isLessThanOrEqualTo(50));
+    assertThat(String.join(" ", words)).isEqualTo("abc ".repeat(100).strip());
+  }
+
+  @Test
+  void aCodeBlockCutInTwo_isClosedAndOpenedAgain() {
+    StringBuilder code = new StringBuilder("Here:\n```\n");
+    for (int i = 0; i < 40; i++) {
+      code.append("line ").append(i).append('\n');
+    }
+    code.append("```\nDone.");
+    List<String> parts = SlackText.split(code.toString(), 120);
+    assertThat(parts.size()).isGreaterThan(2);
+    for (String part : parts) {
+      assertThat(part.length()).isLessThanOrEqualTo(120);
+      int fences = part.split("```", -1).length - 1;
+      assertThat(fences % 2).as("balanced fences in %s", part).isZero();
+    }
+    assertThat(parts.get(parts.size() - 1)).endsWith("Done.");
+    assertThat(String.join("\n", parts)).contains("line 0", "line 39");
+  }
+}

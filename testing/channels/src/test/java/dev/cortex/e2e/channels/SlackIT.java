@@ -1,0 +1,196 @@
+package dev.cortex.e2e.channels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cortex.testing.AgentServer;
+import dev.cortex.testing.Eventually;
+import dev.cortex.testing.ScriptedAgent;
+import dev.cortex.testing.SessionApi;
+import dev.cortex.testing.TestJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Slack as a front door, against {@link FakeSlack} over Socket Mode: a message in an allowed
+ * channel starts a session on {@code slack:<channel>} and its reply is posted back; a message in a
+ * thread has a session of its own, answered in the thread; the same event delivered again is not a
+ * second message; a channel that is not allowed starts nothing; a long reply with code comes as
+ * several messages that each render whole.
+ */
+class SlackIT {
+  static final String ALLOWED = "C0ALLOW";
+
+  @TempDir static Path home;
+  @TempDir static Path work;
+  static FakeSlack slack;
+  static AgentServer server;
+  static SessionApi api;
+
+  @BeforeAll
+  static void start() throws Exception {
+    slack = new FakeSlack();
+    Files.createDirectories(home.resolve("config"));
+    StringBuilder program = new StringBuilder("[");
+    for (String arg : ScriptedAgent.command()) {
+      program
+          .append(program.length() > 1 ? ", " : "")
+          .append(TestJson.JSON.writeValueAsString(arg));
+    }
+    program.append("]");
+    Files.writeString(
+        home.resolve("config/cortex.toml"),
+        "[slack]\nenabled = true\napi_url = \""
+            + slack.apiUrl()
+            + "\"\nchannels = [\""
+            + ALLOWED
+            + "\"]\nbackend = \"command\"\nworking_directory = \""
+            + work
+            + "\"\nprogram = "
+            + program
+            + "\n");
+    server =
+        new AgentServer(
+                home,
+                Map.of(
+                    "SLACK_BOT_TOKEN", FakeSlack.BOT_TOKEN, "SLACK_APP_TOKEN", FakeSlack.APP_TOKEN))
+            .start();
+    api = new SessionApi(server);
+    try {
+      Eventually.until("the agent server connects to Slack", () -> slack.connected() == 1);
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          e.getMessage()
+              + "; opens "
+              + slack.opens
+              + "; calls "
+              + slack.calls.size()
+              + "; log:\n"
+              + server.stderr,
+          e);
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (api != null) {
+      api.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    if (slack != null) {
+      slack.close();
+    }
+  }
+
+  /** The texts posted to {@code channel} (and {@code thread}, null: the channel itself). */
+  static List<String> posted(String channel, String thread) {
+    return slack.calls("chat.postMessage").stream()
+        .filter(c -> channel.equals(c.form().get("channel")))
+        .filter(c -> java.util.Objects.equals(thread, c.form().get("thread_ts")))
+        .map(c -> c.form().get("text"))
+        .collect(Collectors.toList());
+  }
+
+  static void awaitPosted(String channel, String thread, String text) {
+    Eventually.until(
+        "'" + text + "' posted to " + channel + (thread == null ? "" : "/" + thread),
+        AgentServer.LIMIT,
+        () -> posted(channel, thread).contains(text));
+  }
+
+  @Test
+  void aMessageInAnAllowedChannel_startsASession_andTheReplyIsPostedBack_once() throws Exception {
+    String first =
+        slack.push(
+            FakeSlack.message(
+                "Ev001",
+                ALLOWED,
+                "U0PERSON",
+                "<@" + FakeSlack.BOT_USER + "> hello there",
+                "1700000000.000100",
+                null));
+    awaitPosted(ALLOWED, null, "hello there");
+    assertThat(slack.acks).contains(first);
+    assertThat(slack.calls("chat.postMessage")).allMatch(FakeSlack.Call::authorized);
+
+    JsonNode session = api.show("slack-" + ALLOWED);
+    assertThat(session.path("channel").asString()).isEqualTo("slack:" + ALLOWED);
+
+    // Slack delivers the same event again (say, it missed the acknowledgement): one message.
+    String again =
+        slack.push(
+            FakeSlack.message(
+                "Ev001", ALLOWED, "U0PERSON", "hello there", "1700000000.000100", null));
+    slack.push(
+        FakeSlack.message("Ev002", ALLOWED, "U0PERSON", "and again", "1700000000.000200", null));
+    awaitPosted(ALLOWED, null, "and again");
+    assertThat(slack.acks).contains(again);
+    assertThat(SessionApi.userTexts(api.transcript("slack-" + ALLOWED)))
+        .containsExactly("hello there", "and again");
+    assertThat(posted(ALLOWED, null)).containsExactly("hello there", "and again");
+  }
+
+  @Test
+  void aMessageInAThread_hasASessionOfItsOwn_answeredInTheThread() throws Exception {
+    slack.push(
+        FakeSlack.message(
+            "Ev101",
+            ALLOWED,
+            "U0PERSON",
+            "in the thread",
+            "1700000100.000200",
+            "1700000100.000100"));
+    awaitPosted(ALLOWED, "1700000100.000100", "in the thread");
+    JsonNode session = api.show("slack-" + ALLOWED + "-1700000100.000100");
+    assertThat(session.path("channel").asString())
+        .isEqualTo("slack:" + ALLOWED + "/1700000100.000100");
+  }
+
+  @Test
+  void aChannelNotAllowed_startsNothing_butItsEventIsAcknowledged() throws Exception {
+    String envelope =
+        slack.push(
+            FakeSlack.message("Ev201", "C0OTHER", "U0PERSON", "let me in", "1700000200.1", null));
+    Eventually.until("the event is acknowledged", () -> slack.acks.contains(envelope));
+    // A message that is allowed, after it, is answered: the other was not taken meanwhile.
+    slack.push(FakeSlack.message("Ev202", ALLOWED, "U0PERSON", "after that", "1700000200.2", null));
+    awaitPosted(ALLOWED, null, "after that");
+    assertThat(posted("C0OTHER", null)).isEmpty();
+    assertThat(server.stderr.toString()).contains("not allowed by [slack]");
+  }
+
+  @Test
+  void aLongReplyWithCode_comesAsSeveralMessages_eachWhole() throws Exception {
+    StringBuilder code = new StringBuilder("Here it is:\n```\n");
+    for (int i = 0; i < 400; i++) {
+      code.append("line number ").append(i).append('\n');
+    }
+    code.append("```\nThat is all.");
+    String script = TestJson.JSON.writeValueAsString(Map.of("say", List.of(code.toString())));
+    slack.push(
+        FakeSlack.message(
+            "Ev301", ALLOWED, "U0PERSON", script, "1700000300.000200", "1700000300.000100"));
+    Eventually.until(
+        "the long reply",
+        AgentServer.LIMIT,
+        () ->
+            posted(ALLOWED, "1700000300.000100").stream()
+                .anyMatch(t -> t.endsWith("That is all.")));
+    List<String> parts = posted(ALLOWED, "1700000300.000100");
+    assertThat(parts.size()).isGreaterThan(1);
+    for (String part : parts) {
+      assertThat(part.length()).isLessThanOrEqualTo(3500);
+      assertThat((part.split("```", -1).length - 1) % 2).as("fences balanced").isZero();
+    }
+    assertThat(String.join("\n", parts)).contains("line number 0", "line number 399");
+  }
+}
