@@ -30,8 +30,6 @@ public final class AllGroups {
   static final List<GroupDescriptor> PENDING =
       List.of(
           new GroupDescriptor(
-              "slack", "cortex-slack", "File delivery to Slack.", "mcp-config-slack.json"),
-          new GroupDescriptor(
               "feishu", "cortex-feishu", "File delivery to Feishu.", "mcp-config-feishu.json"));
 
   public static GroupRegistry registry(Services services) {
@@ -58,6 +56,9 @@ public final class AllGroups {
         InteractionGroup.DESCRIPTOR,
         () -> InteractionGroup.create(services.agentServer(), java.time.Clock.systemUTC()));
     registry.add(WebGroup.DESCRIPTOR, () -> WebGroup.create(services.agentServer()));
+    registry.add(
+        dev.cortex.slack.SlackGroup.DESCRIPTOR,
+        () -> dev.cortex.slack.SlackGroup.create(services.agentServer()));
     registry.add(
         dev.cortex.workers.WorkersGroup.WORKERS_DESCRIPTOR,
         () -> dev.cortex.workers.WorkersGroup.workers(services.agentServer(), services.env()));

@@ -443,6 +443,14 @@ public final class Daemon implements AutoCloseable {
         new PluginRoutes(
             options.home(), options.database(), options.env(), options.clock(), options.version());
     webHandlers.putAll(pluginRoutes.handlers("session-api"));
+    webHandlers.putAll(
+        new SlackRoutes(
+                sessions,
+                () -> slack,
+                new DeviceFileReader(hub),
+                options.home().root().resolve("tmp").resolve("slack"),
+                options.version())
+            .handlers());
     webHandlers.forEach(
         (route, handler) ->
             builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));

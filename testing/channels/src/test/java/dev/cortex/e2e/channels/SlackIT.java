@@ -193,4 +193,52 @@ class SlackIT {
     }
     assertThat(String.join("\n", parts)).contains("line number 0", "line number 399");
   }
+
+  @Test
+  void slackSendFile_uploadsInTwoSteps_intoTheSessionsThread() throws Exception {
+    Files.writeString(work.resolve("report.txt"), "the report");
+    String script =
+        TestJson.JSON.writeValueAsString(
+            Map.of(
+                "calls",
+                List.of(
+                    Map.of(
+                        "tool",
+                        "slack_send_file",
+                        "arguments",
+                        Map.of(
+                            "file_path",
+                            "report.txt",
+                            "title",
+                            "Report",
+                            "comment",
+                            "Here it is")))));
+    slack.push(
+        FakeSlack.message(
+            "Ev401", ALLOWED, "U0PERSON", script, "1700000400.000200", "1700000400.000100"));
+    Eventually.until(
+        "the upload is completed",
+        AgentServer.LIMIT,
+        () -> !slack.calls("files.completeUploadExternal").isEmpty());
+    FakeSlack.Call url = slack.calls("files.getUploadURLExternal").get(0);
+    assertThat(url.form()).containsEntry("filename", "report.txt").containsEntry("length", "10");
+    assertThat(slack.uploads)
+        .anySatisfy(bytes -> assertThat(new String(bytes)).contains("the report"));
+    FakeSlack.Call complete = slack.calls("files.completeUploadExternal").get(0);
+    assertThat(complete.authorized()).isTrue();
+    assertThat(complete.form())
+        .containsEntry("channel_id", ALLOWED)
+        .containsEntry("thread_ts", "1700000400.000100")
+        .containsEntry("initial_comment", "Here it is");
+    JsonNode files = TestJson.JSON.readTree(complete.form().get("files"));
+    assertThat(files.get(0).path("title").asString()).isEqualTo("Report");
+
+    String session = "slack-" + ALLOWED + "-1700000400.000100";
+    JsonNode result =
+        api.awaitEntry(
+            session, e -> e.path("kind").asString().equals("tool_result"), "the tool's result");
+    assertThat(result.path("body").path("is_error").asBoolean()).as("%s", result).isFalse();
+    assertThat(result.path("body").path("content").asString()).contains("Sent report.txt");
+    assertThat(server.stderr.toString()).doesNotContain(FakeSlack.BOT_TOKEN, FakeSlack.APP_TOKEN);
+  }
 }

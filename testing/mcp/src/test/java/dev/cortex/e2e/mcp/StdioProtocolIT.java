@@ -287,7 +287,7 @@ class StdioProtocolIT {
       defaults = s.initialize("{}").path("result").path("instructions").asString();
     }
     String pending;
-    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core,slack")) {
+    try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core,feishu")) {
       pending = s.initialize("{}").path("result").path("instructions").asString();
     }
 
@@ -300,7 +300,7 @@ class StdioProtocolIT {
         .contains("Together: a workflow run can back a claim")
         .contains("isError");
     assertThat(pending)
-        .contains("core:", "remote_grep", "slack: serves no tools in this version")
+        .contains("core:", "remote_grep", "feishu: serves no tools in this version")
         .doesNotContain("Together");
   }
 
