@@ -358,7 +358,7 @@ public final class Daemon implements AutoCloseable {
     subagents.listen();
     team.start();
     team.recover();
-    SlackChannel slack = slack(options, sessions);
+    SlackChannel slack = slack(options, sessions, interactions);
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
@@ -646,7 +646,8 @@ public final class Daemon implements AutoCloseable {
    * The Slack front door when {@code [slack]} enables it and its tokens are there (the environment
    * or the secrets file); else null, with the reason in the log. It starts once the server is up.
    */
-  private static SlackChannel slack(Options options, SessionService sessions) {
+  private static SlackChannel slack(
+      Options options, SessionService sessions, InteractionService interactions) {
     SlackSettings settings = options.slack();
     if (!settings.enabled()) {
       return null;
@@ -660,26 +661,72 @@ public final class Daemon implements AutoCloseable {
     if (bot == null || app == null) {
       return null;
     }
-    return new SlackChannel(
-        settings,
-        bot,
-        app,
-        sessions,
-        (name, channel) ->
-            sessions.createFromFrontDoor(
-                new SessionService.NewSession(
-                    name,
-                    channel,
-                    settings.project(),
-                    settings.backend(),
-                    null,
-                    null,
-                    null,
-                    dev.cortex.server.sessions.store.Session.Composition.DIRECT,
-                    dev.cortex.server.sessions.store.Session.StartedBy.PERSON,
-                    settings.program(),
-                    settings.workingDirectory(),
-                    null)));
+    SlackChannel.Answers answers =
+        new SlackChannel.Answers() {
+          @Override
+          public dev.cortex.protocol.session.Interactions.View show(String id) {
+            try {
+              return interactions.show(id);
+            } catch (dev.cortex.base.CodedException e) {
+              return null;
+            }
+          }
+
+          @Override
+          public String answer(
+              String id,
+              List<dev.cortex.protocol.session.Interactions.QuestionAnswer> given,
+              Boolean approve,
+              String by) {
+            try {
+              interactions.answer(
+                  new dev.cortex.protocol.session.Interactions.Answer(
+                      id, given, approve, null, by, "slack"));
+              return null;
+            } catch (dev.cortex.base.CodedException
+                | dev.cortex.protocol.session.Sessions.BadRequest e) {
+              return e.getMessage();
+            }
+          }
+        };
+    SlackChannel front =
+        new SlackChannel(
+            settings,
+            bot,
+            app,
+            sessions,
+            (name, channel) ->
+                sessions.createFromFrontDoor(
+                    new SessionService.NewSession(
+                        name,
+                        channel,
+                        settings.project(),
+                        settings.backend(),
+                        null,
+                        null,
+                        null,
+                        dev.cortex.server.sessions.store.Session.Composition.DIRECT,
+                        dev.cortex.server.sessions.store.Session.StartedBy.PERSON,
+                        settings.program(),
+                        settings.workingDirectory(),
+                        null)),
+            answers);
+    interactions.onChange(
+        change -> {
+          if (!change.state().equals(dev.cortex.protocol.session.Interactions.OPEN)) {
+            return;
+          }
+          dev.cortex.server.sessions.store.Session session;
+          try {
+            session = sessions.get(change.session());
+          } catch (dev.cortex.server.sessions.SessionException e) {
+            return;
+          }
+          if (session.channelKind().equals(SlackChannel.KIND)) {
+            front.postInteraction(session, interactions.show(change.id()));
+          }
+        });
+    return front;
   }
 
   /**

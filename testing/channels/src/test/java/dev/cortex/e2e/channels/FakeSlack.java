@@ -85,10 +85,40 @@ public final class FakeSlack implements AutoCloseable {
 
   /** Pushes an Events API envelope with {@code payload} to every connected socket; its id. */
   String push(Map<String, Object> payload) throws Exception {
+    return push("events_api", payload);
+  }
+
+  /** A person's click on a button, as Slack's {@code block_actions} payload says it. */
+  String click(String user, String channel, String actionId, String value) throws Exception {
+    Map<String, Object> payload = new LinkedHashMap<>();
+    payload.put("type", "block_actions");
+    payload.put("user", Map.of("id", user, "team_id", TEAM));
+    payload.put("team", Map.of("id", TEAM));
+    payload.put("channel", Map.of("id", channel));
+    payload.put("api_app_id", "A0APP");
+    payload.put("trigger_id", "trigger-" + ids.incrementAndGet());
+    payload.put(
+        "actions",
+        List.of(
+            Map.of(
+                "type",
+                "button",
+                "action_id",
+                actionId,
+                "value",
+                value,
+                "block_id",
+                "q0",
+                "action_ts",
+                "1700000999.000001")));
+    return push("interactive", payload);
+  }
+
+  private String push(String type, Map<String, Object> payload) throws Exception {
     String id = "env-" + ids.incrementAndGet();
     Map<String, Object> envelope = new LinkedHashMap<>();
     envelope.put("envelope_id", id);
-    envelope.put("type", "events_api");
+    envelope.put("type", type);
     envelope.put("accepts_response_payload", false);
     envelope.put("retry_attempt", 0);
     envelope.put("retry_reason", "");

@@ -241,4 +241,68 @@ class SlackIT {
     assertThat(result.path("body").path("content").asString()).contains("Sent report.txt");
     assertThat(server.stderr.toString()).doesNotContain(FakeSlack.BOT_TOKEN, FakeSlack.APP_TOKEN);
   }
+
+  @Test
+  void aBlockingQuestion_isACardWithButtons_andAClickAnswersIt_sayingWho() throws Exception {
+    String script =
+        TestJson.JSON.writeValueAsString(
+            Map.of(
+                "calls",
+                List.of(
+                    Map.of(
+                        "tool",
+                        "cortex_ask_user",
+                        "arguments",
+                        Map.of(
+                            "questions",
+                            List.of(
+                                Map.of(
+                                    "question", "Which colour?",
+                                    "header", "Colour",
+                                    "options",
+                                        List.of(
+                                            Map.of("label", "Red"), Map.of("label", "Blue")))))))));
+    String thread = "1700000500.000100";
+    slack.push(
+        FakeSlack.message("Ev501", ALLOWED, "U0PERSON", script, "1700000500.000200", thread));
+    Eventually.until(
+        "the question's card",
+        AgentServer.LIMIT,
+        () ->
+            slack.calls("chat.postMessage").stream()
+                .anyMatch(c -> c.form().getOrDefault("blocks", "").contains("Which colour?")));
+    FakeSlack.Call card =
+        slack.calls("chat.postMessage").stream()
+            .filter(c -> c.form().getOrDefault("blocks", "").contains("Which colour?"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(card.form()).containsEntry("channel", ALLOWED).containsEntry("thread_ts", thread);
+    JsonNode blocks = TestJson.JSON.readTree(card.form().get("blocks"));
+    JsonNode blue = null;
+    for (JsonNode block : blocks) {
+      for (JsonNode element : block.path("elements")) {
+        if (element.path("text").path("text").asString().equals("Blue")) {
+          blue = element;
+        }
+      }
+    }
+    assertThat(blue).as("a Blue button in %s", blocks).isNotNull();
+
+    // Someone not allowed clicks first: nothing is answered.
+    slack.click(
+        "U0PERSON", "C0OTHER", blue.path("action_id").asString(), blue.path("value").asString());
+    slack.click(
+        "U0PERSON", ALLOWED, blue.path("action_id").asString(), blue.path("value").asString());
+    String session = "slack-" + ALLOWED + "-" + thread;
+    JsonNode result =
+        api.awaitEntry(session, e -> e.path("kind").asString().equals("tool_result"), "the answer");
+    assertThat(result.path("body").path("content").asString()).contains("Blue");
+    JsonNode shown =
+        TestJson.JSON.readTree(
+            dev.cortex.testing.CliRun.run(
+                    server, "", "interactions", "show", blue.path("value").asString(), "--json")
+                .stdout());
+    assertThat(shown.toString()).contains("\"via\":\"slack\"", "slack:U0PERSON");
+    assertThat(server.stderr.toString()).contains("a click in C0OTHER by U0PERSON is not allowed");
+  }
 }

@@ -11,6 +11,7 @@ import com.slack.api.socket_mode.SocketModeClient;
 import com.slack.api.socket_mode.request.EventsApiEnvelope;
 import com.slack.api.socket_mode.response.AckResponse;
 import dev.cortex.base.Json;
+import dev.cortex.protocol.session.Interactions;
 import dev.cortex.server.sessions.SessionException;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.store.Session;
@@ -53,11 +54,34 @@ public final class SlackChannel implements AutoCloseable {
     Session create(String name, String channel) throws SessionException;
   }
 
+  /** The agent server's questions and plans, as the buttons answer them. */
+  public interface Answers {
+    /** The interaction now, or null when there is none of that id. */
+    Interactions.View show(String id);
+
+    /**
+     * Records a person's answer ({@code approve} for a plan, else the answers in order): null when
+     * it was taken, else why not, in a sentence.
+     */
+    String answer(String id, List<Interactions.QuestionAnswer> answers, Boolean approve, String by);
+  }
+
+  /** The most questions answered part-way at once (a click waits for the other questions). */
+  static final int MAX_PARTIAL = 256;
+
   private final SlackSettings settings;
   private final String botToken;
   private final String appToken;
   private final SessionService sessions;
   private final NewSessions newSessions;
+  private final Answers answers;
+  private final java.util.Map<String, String[]> partial =
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, String[]> eldest) {
+          return size() > MAX_PARTIAL;
+        }
+      };
   private final Slack slack;
   private final ExecutorService posting =
       Executors.newSingleThreadExecutor(
@@ -77,8 +101,10 @@ public final class SlackChannel implements AutoCloseable {
       String botToken,
       String appToken,
       SessionService sessions,
-      NewSessions newSessions) {
+      NewSessions newSessions,
+      Answers answers) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.answers = Objects.requireNonNull(answers, "answers");
     this.botToken = botToken;
     this.appToken = appToken;
     this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -135,6 +161,15 @@ public final class SlackChannel implements AutoCloseable {
     SocketModeClient client = slack.socketMode(appToken, SocketModeClient.Backend.JavaWebSocket);
     client.setAutoReconnectEnabled(true);
     client.addEventsApiEnvelopeListener(envelope -> onEnvelope(client, envelope));
+    client.addInteractiveEnvelopeListener(
+        envelope -> {
+          try {
+            onClick(Json.mapper().readTree(envelope.getPayload().toString()));
+          } catch (RuntimeException e) {
+            log.warn("Slack: a button's click could not be read; it is dropped", e);
+          }
+          client.sendSocketModeResponse(new AckResponse(envelope.getEnvelopeId()));
+        });
     client.addWebSocketErrorListener(
         error -> log.warn("Slack: the Socket Mode connection failed: {}", safeThrowable(error)));
     client.addWebSocketCloseListener(
@@ -266,6 +301,107 @@ public final class SlackChannel implements AutoCloseable {
       }
     } catch (IOException | SlackApiException e) {
       log.warn("Slack: chat.postMessage to {} failed: {}", where.channel(), safe(e));
+    }
+  }
+
+  /**
+   * Posts a question or plan of a Slack session into its channel (and thread) as a message with
+   * buttons; in the background, never failing the caller.
+   */
+  public void postInteraction(Session session, Interactions.View view) {
+    Where where = Where.of(session.channel());
+    if (where == null || closed) {
+      return;
+    }
+    posting.execute(
+        () -> {
+          try {
+            ChatPostMessageResponse response =
+                methods()
+                    .chatPostMessage(
+                        r ->
+                            r.channel(where.channel())
+                                .threadTs(where.thread())
+                                .text(SlackCards.fallback(view))
+                                .blocksAsString(Json.write(SlackCards.blocks(view))));
+            if (!response.isOk()) {
+              log.warn("Slack: the card of {} was refused: {}", view.id(), response.getError());
+            }
+          } catch (IOException | SlackApiException | RuntimeException e) {
+            log.warn("Slack: the card of {} could not be posted: {}", view.id(), safe(e));
+          }
+        });
+  }
+
+  /** A {@code block_actions} payload: a person clicked one of the buttons of a card. */
+  void onClick(JsonNode payload) {
+    if (!payload.path("type").asString("").equals("block_actions")) {
+      return;
+    }
+    String user = payload.path("user").path("id").asString(null);
+    String team = payload.path("team").path("id").asString(null);
+    String channel = payload.path("channel").path("id").asString(null);
+    if (!settings.allows(team, channel, user)) {
+      log.info("Slack: a click in {} by {} is not allowed by [slack]; ignored", channel, user);
+      return;
+    }
+    for (JsonNode clicked : payload.path("actions")) {
+      SlackCards.Action action =
+          SlackCards.action(
+              clicked.path("action_id").asString(""), clicked.path("value").asString(null));
+      if (action != null) {
+        take(action, channel, "slack:" + user);
+      }
+    }
+  }
+
+  private void take(SlackCards.Action action, String channel, String by) {
+    Interactions.View view = answers.show(action.interaction());
+    if (view == null || !view.state().equals(Interactions.OPEN)) {
+      return;
+    }
+    Session session;
+    try {
+      session = sessions.get(view.sessionId());
+    } catch (SessionException e) {
+      return;
+    }
+    Where where = Where.of(session.channel());
+    if (where == null || !where.channel().equals(channel)) {
+      log.info("Slack: a click for {} came from another channel; ignored", view.id());
+      return;
+    }
+    String refusal;
+    if (!action.kind().equals(SlackCards.ANSWER)) {
+      refusal = answers.answer(view.id(), null, action.kind().equals(SlackCards.APPROVE), by);
+    } else {
+      List<Interactions.Question> questions = view.questions();
+      if (questions == null
+          || action.question() >= questions.size()
+          || questions.get(action.question()).options() == null
+          || action.option() >= questions.get(action.question()).options().size()) {
+        return;
+      }
+      String[] chosen;
+      synchronized (partial) {
+        chosen = partial.computeIfAbsent(view.id(), id -> new String[questions.size()]);
+        chosen[action.question()] =
+            questions.get(action.question()).options().get(action.option()).label();
+        for (String label : chosen) {
+          if (label == null) {
+            return;
+          }
+        }
+        partial.remove(view.id());
+      }
+      List<Interactions.QuestionAnswer> given = new java.util.ArrayList<>();
+      for (String label : chosen) {
+        given.add(new Interactions.QuestionAnswer(List.of(label), null));
+      }
+      refusal = answers.answer(view.id(), given, null, by);
+    }
+    if (refusal != null) {
+      log.info("Slack: the answer to {} was not taken: {}", view.id(), refusal);
     }
   }
 
