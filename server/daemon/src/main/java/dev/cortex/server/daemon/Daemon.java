@@ -677,11 +677,12 @@ public final class Daemon implements AutoCloseable {
               String id,
               List<dev.cortex.protocol.session.Interactions.QuestionAnswer> given,
               Boolean approve,
+              String feedback,
               String by) {
             try {
               interactions.answer(
                   new dev.cortex.protocol.session.Interactions.Answer(
-                      id, given, approve, null, by, "slack"));
+                      id, given, approve, feedback, by, "slack"));
               return null;
             } catch (dev.cortex.base.CodedException
                 | dev.cortex.protocol.session.Sessions.BadRequest e) {

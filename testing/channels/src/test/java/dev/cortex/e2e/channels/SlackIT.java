@@ -305,4 +305,58 @@ class SlackIT {
     assertThat(shown.toString()).contains("\"via\":\"slack\"", "slack:U0PERSON");
     assertThat(server.stderr.toString()).contains("a click in C0OTHER by U0PERSON is not allowed");
   }
+
+  @Test
+  void aPlan_isACardWithApproveAndReject_andRejectTellsTheAgentToAsk() throws Exception {
+    Files.createDirectories(work.resolve("plan"));
+    Files.writeString(work.resolve("plan/PLAN.md"), "1. Paint the shed.\n");
+    String script =
+        TestJson.JSON.writeValueAsString(
+            Map.of(
+                "calls",
+                List.of(
+                    Map.of("tool", "cortex_plan_enter", "arguments", Map.of("reasoning", "a shed")),
+                    Map.of(
+                        "tool",
+                        "cortex_plan_exit",
+                        "arguments",
+                        Map.of("plan_file_path", "plan/PLAN.md", "summary", "Paint it.")))));
+    String thread = "1700000600.000100";
+    slack.push(
+        FakeSlack.message("Ev601", ALLOWED, "U0PERSON", script, "1700000600.000200", thread));
+    Eventually.until(
+        "the plan's card",
+        AgentServer.LIMIT,
+        () ->
+            slack.calls("chat.postMessage").stream()
+                .anyMatch(c -> c.form().getOrDefault("blocks", "").contains("Paint the shed")));
+    JsonNode blocks =
+        TestJson.JSON.readTree(
+            slack.calls("chat.postMessage").stream()
+                .filter(c -> c.form().getOrDefault("blocks", "").contains("Paint the shed"))
+                .findFirst()
+                .orElseThrow()
+                .form()
+                .get("blocks"));
+    JsonNode reject = null;
+    for (JsonNode block : blocks) {
+      for (JsonNode element : block.path("elements")) {
+        if (element.path("text").path("text").asString().equals("Reject")) {
+          reject = element;
+        }
+      }
+    }
+    assertThat(reject).as("a Reject button in %s", blocks).isNotNull();
+    slack.click(
+        "U0PERSON", ALLOWED, reject.path("action_id").asString(), reject.path("value").asString());
+    String session = "slack-" + ALLOWED + "-" + thread;
+    JsonNode result =
+        api.awaitEntry(
+            session,
+            e ->
+                e.path("kind").asString().equals("tool_result")
+                    && e.path("body").path("content").asString().contains("ask in the thread"),
+            "the rejection");
+    assertThat(result.path("body").path("content").asString()).contains("Rejected in Slack");
+  }
 }

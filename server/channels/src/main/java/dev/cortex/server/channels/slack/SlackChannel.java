@@ -63,7 +63,12 @@ public final class SlackChannel implements AutoCloseable {
      * Records a person's answer ({@code approve} for a plan, else the answers in order): null when
      * it was taken, else why not, in a sentence.
      */
-    String answer(String id, List<Interactions.QuestionAnswer> answers, Boolean approve, String by);
+    String answer(
+        String id,
+        List<Interactions.QuestionAnswer> answers,
+        Boolean approve,
+        String feedback,
+        String by);
   }
 
   /** The most questions answered part-way at once (a click waits for the other questions). */
@@ -373,7 +378,16 @@ public final class SlackChannel implements AutoCloseable {
     }
     String refusal;
     if (!action.kind().equals(SlackCards.ANSWER)) {
-      refusal = answers.answer(view.id(), null, action.kind().equals(SlackCards.APPROVE), by);
+      boolean approve = action.kind().equals(SlackCards.APPROVE);
+      refusal =
+          answers.answer(
+              view.id(),
+              null,
+              approve,
+              approve
+                  ? null
+                  : "Rejected in Slack without a reason: ask in the thread what to change.",
+              by);
     } else {
       List<Interactions.Question> questions = view.questions();
       if (questions == null
@@ -398,7 +412,7 @@ public final class SlackChannel implements AutoCloseable {
       for (String label : chosen) {
         given.add(new Interactions.QuestionAnswer(List.of(label), null));
       }
-      refusal = answers.answer(view.id(), given, null, by);
+      refusal = answers.answer(view.id(), given, null, null, by);
     }
     if (refusal != null) {
       log.info("Slack: the answer to {} was not taken: {}", view.id(), refusal);
