@@ -443,14 +443,15 @@ public final class Daemon implements AutoCloseable {
         new PluginRoutes(
             options.home(), options.database(), options.env(), options.clock(), options.version());
     webHandlers.putAll(pluginRoutes.handlers("session-api"));
-    webHandlers.putAll(
+    SlackRoutes slackRoutes =
         new SlackRoutes(
-                sessions,
-                () -> slack,
-                new DeviceFileReader(hub),
-                options.home().root().resolve("tmp").resolve("slack"),
-                options.version())
-            .handlers());
+            sessions,
+            () -> slack,
+            new DeviceFileReader(hub),
+            options.home().root().resolve("tmp").resolve("slack"),
+            options.version());
+    webHandlers.putAll(slackRoutes.handlers());
+    builder.route(WEBHOOK, SlackRoutes.EVENTS, slackRoutes.events());
     webHandlers.forEach(
         (route, handler) ->
             builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
@@ -657,8 +658,12 @@ public final class Daemon implements AutoCloseable {
     java.util.function.Consumer<String> missing =
         problem -> log.warn("[slack] is enabled but Slack is not started: {}", problem);
     String bot = secrets.secret("SLACK_BOT_TOKEN", missing);
-    String app = bot == null ? null : secrets.secret("SLACK_APP_TOKEN", missing);
-    if (bot == null || app == null) {
+    String second =
+        bot == null
+            ? null
+            : secrets.secret(
+                settings.events() ? "SLACK_SIGNING_SECRET" : "SLACK_APP_TOKEN", missing);
+    if (bot == null || second == null) {
       return null;
     }
     SlackChannel.Answers answers =
@@ -694,7 +699,8 @@ public final class Daemon implements AutoCloseable {
         new SlackChannel(
             settings,
             bot,
-            app,
+            settings.events() ? null : second,
+            settings.events() ? second : null,
             sessions,
             (name, channel) ->
                 sessions.createFromFrontDoor(
@@ -711,7 +717,8 @@ public final class Daemon implements AutoCloseable {
                         settings.program(),
                         settings.workingDirectory(),
                         null)),
-            answers);
+            answers,
+            options.clock());
     interactions.onChange(
         change -> {
           if (!change.state().equals(dev.cortex.protocol.session.Interactions.OPEN)) {

@@ -46,6 +46,53 @@ final class SlackRoutes {
             Slack.SendFile.class, Slack.SendFile.USAGE, this::sendFile, SlackRoutes::status));
   }
 
+  /** Where Slack's Events API posts, signed (so not behind the webhook's token). */
+  static final String EVENTS = "/slack/events";
+
+  /** The largest request of Slack's taken. */
+  static final int MAX_EVENT_BYTES = 1024 * 1024;
+
+  /**
+   * The Events API's route: Slack's signature is its guard (its caller has no webhook token); a
+   * server without the Events API answers 404.
+   */
+  Handler events() {
+    return new Handler.Abstract() {
+      @Override
+      public boolean handle(
+          org.eclipse.jetty.server.Request request,
+          org.eclipse.jetty.server.Response response,
+          org.eclipse.jetty.util.Callback callback)
+          throws Exception {
+        SlackChannel channel = slack.get();
+        if (!"POST".equals(request.getMethod()) || channel == null) {
+          dev.cortex.http.JsonBodies.error(
+              response, callback, 404, "NOT_FOUND", "Slack's Events API is not enabled here.");
+          return true;
+        }
+        byte[] body = dev.cortex.http.JsonBodies.read(request, MAX_EVENT_BYTES);
+        if (body == null) {
+          dev.cortex.http.JsonBodies.error(
+              response, callback, 413, "INVALID_ARGUMENT", "The request body is too large.");
+          return true;
+        }
+        var headers = request.getHeaders();
+        SlackChannel.HttpAnswer answer =
+            channel.http(
+                body,
+                headers.get(org.eclipse.jetty.http.HttpHeader.CONTENT_TYPE),
+                headers.get("X-Slack-Request-Timestamp"),
+                headers.get("X-Slack-Signature"));
+        response.setStatus(answer.status());
+        response
+            .getHeaders()
+            .put(org.eclipse.jetty.http.HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
+        org.eclipse.jetty.io.Content.Sink.write(response, true, answer.body(), callback);
+        return true;
+      }
+    };
+  }
+
   static int status(String code) {
     switch (code) {
       case Slack.Codes.NOT_SLACK:

@@ -80,6 +80,8 @@ public final class SlackChannel implements AutoCloseable {
   private final SessionService sessions;
   private final NewSessions newSessions;
   private final Answers answers;
+  private final SlackSignature signature;
+  private final java.time.Clock clock;
   private final java.util.Map<String, String[]> partial =
       new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -101,15 +103,23 @@ public final class SlackChannel implements AutoCloseable {
   private SessionService.Subscription following;
   private Thread connector;
 
+  /**
+   * @param appToken the app-level token of Socket Mode (null in Events API mode)
+   * @param signingSecret the signing secret of the Events API (null in Socket Mode)
+   */
   public SlackChannel(
       SlackSettings settings,
       String botToken,
       String appToken,
+      String signingSecret,
       SessionService sessions,
       NewSessions newSessions,
-      Answers answers) {
+      Answers answers,
+      java.time.Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.answers = Objects.requireNonNull(answers, "answers");
+    this.signature = signingSecret == null ? null : new SlackSignature(signingSecret);
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.botToken = botToken;
     this.appToken = appToken;
     this.sessions = Objects.requireNonNull(sessions, "sessions");
@@ -163,6 +173,11 @@ public final class SlackChannel implements AutoCloseable {
       throw new IOException("auth.test: " + auth.getError());
     }
     botUser = auth.getUserId();
+    if (settings.events()) {
+      log.info(
+          "Slack: workspace {} as {}; events come to /slack/events", auth.getTeamId(), botUser);
+      return;
+    }
     SocketModeClient client = slack.socketMode(appToken, SocketModeClient.Backend.JavaWebSocket);
     client.setAutoReconnectEnabled(true);
     client.addEventsApiEnvelopeListener(envelope -> onEnvelope(client, envelope));
@@ -306,6 +321,56 @@ public final class SlackChannel implements AutoCloseable {
       }
     } catch (IOException | SlackApiException e) {
       log.warn("Slack: chat.postMessage to {} failed: {}", where.channel(), safe(e));
+    }
+  }
+
+  /** An answer to Slack's HTTP request: its status and JSON body. */
+  public record HttpAnswer(int status, String body) {}
+
+  /**
+   * A request of the Events API (events as JSON, clicks as the form field {@code payload}): taken
+   * only when Slack's signature holds. An event taken (or not for a session) is answered 200; one
+   * the session could not take now 503, so that Slack sends it again; a bad signature 401.
+   */
+  public HttpAnswer http(byte[] body, String contentType, String timestamp, String signed) {
+    if (signature == null) {
+      return new HttpAnswer(404, "{\"error\":\"Slack's Events API is not enabled here\"}");
+    }
+    String refusal = signature.refusal(body, timestamp, signed, clock.instant());
+    if (refusal != null) {
+      log.warn("Slack: a request to /slack/events was refused: {}", refusal);
+      return new HttpAnswer(401, "{\"error\":\"the request is not signed by Slack\"}");
+    }
+    String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+    JsonNode payload;
+    try {
+      if (contentType != null && contentType.startsWith("application/x-www-form-urlencoded")) {
+        String form = null;
+        for (String pair : text.split("&")) {
+          if (pair.startsWith("payload=")) {
+            form =
+                java.net.URLDecoder.decode(
+                    pair.substring("payload=".length()), java.nio.charset.StandardCharsets.UTF_8);
+          }
+        }
+        if (form == null) {
+          return new HttpAnswer(400, "{\"error\":\"no payload\"}");
+        }
+        onClick(Json.mapper().readTree(form));
+        return new HttpAnswer(200, "{}");
+      }
+      payload = Json.mapper().readTree(text);
+    } catch (RuntimeException e) {
+      return new HttpAnswer(400, "{\"error\":\"the body is not what Slack sends\"}");
+    }
+    switch (payload.path("type").asString("")) {
+      case "url_verification":
+        return new HttpAnswer(
+            200, Json.write(java.util.Map.of("challenge", payload.path("challenge").asString(""))));
+      case "event_callback":
+        return take(payload) ? new HttpAnswer(200, "{}") : new HttpAnswer(503, "{}");
+      default:
+        return new HttpAnswer(200, "{}");
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  * <pre>
  * [slack]
  * enabled = true
+ * mode = "socket"                      # or "events": Slack posts to /slack/events (signed)
  * api_url = "https://slack.com/api/"   # where Slack's Web API is (a test server, a proxy)
  * workspaces = ["T0123"]               # team ids whose messages may start sessions
  * channels = ["C0123"]                 # channel ids whose messages may start sessions
@@ -31,6 +32,7 @@ import java.util.regex.Pattern;
  */
 public record SlackSettings(
     boolean enabled,
+    String mode,
     URI apiUrl,
     List<String> workspaces,
     List<String> channels,
@@ -42,6 +44,7 @@ public record SlackSettings(
   public static final SlackSettings OFF =
       new SlackSettings(
           false,
+          "socket",
           URI.create("https://slack.com/api/"),
           List.of(),
           List.of(),
@@ -52,6 +55,16 @@ public record SlackSettings(
           null);
 
   static final Pattern ID = Pattern.compile("[A-Z0-9]{2,32}");
+
+  /** Socket Mode: the agent server connects to Slack (no public address needed). */
+  public static final String SOCKET = "socket";
+
+  /** The Events API: Slack posts signed requests to the webhook's {@code /slack/events}. */
+  public static final String EVENTS = "events";
+
+  public boolean events() {
+    return EVENTS.equals(mode);
+  }
 
   public SlackSettings {
     workspaces = List.copyOf(workspaces);
@@ -79,6 +92,7 @@ public record SlackSettings(
         public Set<String> keys() {
           return Set.of(
               "enabled",
+              "mode",
               "api_url",
               "workspaces",
               "channels",
@@ -91,7 +105,13 @@ public record SlackSettings(
 
         @Override
         public Map<String, String> variables() {
-          return Map.of("CORTEX_SLACK_ENABLED", "enabled", "CORTEX_SLACK_API_URL", "api_url");
+          return Map.of(
+              "CORTEX_SLACK_ENABLED",
+              "enabled",
+              "CORTEX_SLACK_MODE",
+              "mode",
+              "CORTEX_SLACK_API_URL",
+              "api_url");
         }
 
         @Override
@@ -108,6 +128,7 @@ public record SlackSettings(
           }
           return new SlackSettings(
               values.bool("enabled", false),
+              values.oneOf("mode", SOCKET, SOCKET, EVENTS),
               api,
               ids(values, "workspaces"),
               ids(values, "channels"),
