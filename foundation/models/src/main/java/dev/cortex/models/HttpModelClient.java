@@ -97,7 +97,7 @@ public final class HttpModelClient implements ModelClient {
         return reply;
       }
       Wire.Decoder decoder = wire.decoder(provider.name(), key, listener);
-      if (ServerSentEvents.read(exchange, decoder)) {
+      if (dev.cortex.base.EventStream.read(exchange::readLine, decoder, Integer.MAX_VALUE)) {
         exchange.finish();
       }
       Reply reply = decoder.reply(request.model());

@@ -35,7 +35,7 @@ interface Wire {
   }
 
   /** The events of one streamed answer, turned into a {@link Reply}. */
-  interface Decoder extends ServerSentEvents.Handler {
+  interface Decoder extends dev.cortex.base.EventStream.Handler<ModelFailure> {
     /**
      * The whole answer, once the stream said it is complete.
      *

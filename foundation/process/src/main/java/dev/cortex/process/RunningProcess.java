@@ -146,6 +146,28 @@ public final class RunningProcess {
   }
 
   /**
+   * Ends a process that reads its standard input until it closes (a stdio server, say): closes the
+   * input, gives it {@code grace} to exit on its own, then {@link #terminate}s what is left. An
+   * interrupt ends it at once (and is kept).
+   */
+  public void closeInputThenEnd(Duration grace) {
+    if (spec.stdinOpen()) {
+      try {
+        process.getOutputStream().close();
+      } catch (java.io.IOException e) {
+        // already closed
+      }
+    }
+    try {
+      if (await(grace).isEmpty()) {
+        terminate();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * Ends the whole group and the leader's other descendants: TERM to every one, KILL to those left
    * after a short grace. Returns once they are ended; calling it again, or after the end, does
    * nothing more.

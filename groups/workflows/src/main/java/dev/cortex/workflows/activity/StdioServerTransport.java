@@ -144,16 +144,7 @@ final class StdioServerTransport implements McpClientTransport {
     RunningProcess running = process;
     if (running != null) {
       try {
-        running.stdin().close();
-      } catch (IOException e) {
-        // already closed
-      }
-      try {
-        if (running.await(CLOSE_GRACE).isEmpty()) {
-          running.terminate();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        running.closeInputThenEnd(CLOSE_GRACE);
       } finally {
         observer.ended(running);
       }

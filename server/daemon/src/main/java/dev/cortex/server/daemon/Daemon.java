@@ -274,7 +274,10 @@ public final class Daemon implements AutoCloseable {
         new SessionPlugins(options.home(), options.database(), environment::launcher)::of);
     SessionService sessions =
         new SessionService(
-            new SessionStore(options.database(), options.clock(), secrets(token, shared)),
+            new SessionStore(
+                options.database(),
+                options.clock(),
+                secrets(token, shared, platformSecrets(options))),
             executions,
             costs,
             backends,
@@ -742,8 +745,24 @@ public final class Daemon implements AutoCloseable {
    * form, which every redactor knows), the webhook token and the shared device token (by their
    * values), and what a tool marks secret.
    */
-  private static Redactor secrets(String webhookToken, String sharedToken) {
-    return Redactor.builder().value(webhookToken).value(sharedToken).build();
+  private static Redactor secrets(
+      String webhookToken, String sharedToken, List<String> platformSecrets) {
+    Redactor.Builder redactor = Redactor.builder().value(webhookToken).value(sharedToken);
+    platformSecrets.forEach(redactor::value);
+    return redactor.build();
+  }
+
+  /** The chat platforms' tokens this server has (environment or secrets file), to redact. */
+  private static List<String> platformSecrets(Options options) {
+    dev.cortex.models.ApiKeys keys = new dev.cortex.models.ApiKeys(options.home(), options.env());
+    List<String> found = new java.util.ArrayList<>();
+    for (String name : List.of("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET")) {
+      String value = keys.secret(name, problem -> {});
+      if (value != null) {
+        found.add(value);
+      }
+    }
+    return found;
   }
 
   private static SslContextFactory.Server tls(ServerSettings server, Map<String, String> env) {

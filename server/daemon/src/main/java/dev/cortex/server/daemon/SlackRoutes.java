@@ -135,8 +135,9 @@ final class SlackRoutes {
       Path file;
       long size;
       if (request.device() == null) {
+        // Only files of the session's working directory: never the agent server's own.
         WebFiles.Source source =
-            WebFiles.source(session.workingDirectory(), request.filePath(), Slack.MAX_FILE_BYTES);
+            WebFiles.inside(session.workingDirectory(), request.filePath(), Slack.MAX_FILE_BYTES);
         file = source.path();
         size = source.size();
       } else {

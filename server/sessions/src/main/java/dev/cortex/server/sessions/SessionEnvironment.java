@@ -55,7 +55,12 @@ public final class SessionEnvironment {
           "CORTEX_MCP_CONFIG",
           "SLACK_CHANNEL",
           "FEISHU_CHANNEL",
-          "CORTEX_CLIENT_TOKEN");
+          "CORTEX_CLIENT_TOKEN",
+          // The chat platforms' credentials stay with the agent server, which alone talks to them.
+          "SLACK_BOT_TOKEN",
+          "SLACK_APP_TOKEN",
+          "SLACK_SIGNING_SECRET",
+          "FEISHU_APP_SECRET");
 
   private final CortexHome home;
   private final Map<String, String> serverEnvironment;

@@ -229,6 +229,19 @@ public final class SessionService implements AutoCloseable {
     return store.list(limit);
   }
 
+  /** The last thing the agent said in the turn {@code executionId} of a session, or null. */
+  public String lastSaid(String sessionId, String executionId) {
+    Transcript.Entry entry = store.lastOf(sessionId, executionId, Transcript.Kind.ASSISTANT);
+    if (entry == null) {
+      return null;
+    }
+    try {
+      return dev.cortex.base.Json.mapper().readTree(entry.body()).path("text").asString(null);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
   /** The session on {@code channel} (one agent runs per channel), or null. */
   public Session findByChannel(String channel) {
     return store.findByChannel(channel);

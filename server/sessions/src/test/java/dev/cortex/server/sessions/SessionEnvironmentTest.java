@@ -45,7 +45,13 @@ class SessionEnvironmentTest {
     SessionEnvironment environment =
         new SessionEnvironment(
             new CortexHome(home, home.resolve("data")),
-            Map.of("SLACK_CHANNEL", "inherited", "PATH", "/bin"),
+            Map.of(
+                "SLACK_CHANNEL",
+                "inherited",
+                "PATH",
+                "/bin",
+                "SLACK_BOT_TOKEN",
+                "xoxb-server-only"),
             "token",
             () -> 3001);
     return environment.environment(session, environment.mcpConfig(session));
@@ -97,6 +103,9 @@ class SessionEnvironmentTest {
     Map<String, String> web = environment(session("web:board-7", Session.StartedBy.PERSON));
 
     assertThat(slack).containsEntry("SLACK_CHANNEL", "C0123").doesNotContainKey("FEISHU_CHANNEL");
+    assertThat(slack)
+        .as("the platform's token stays with the server")
+        .doesNotContainKey("SLACK_BOT_TOKEN");
     assertThat(slack).containsEntry("CORTEX_MCP_BUNDLES", "core,ext,slack");
     assertThat(feishu).containsEntry("FEISHU_CHANNEL", "oc_42").doesNotContainKey("SLACK_CHANNEL");
     assertThat(feishu).containsEntry("CORTEX_MCP_BUNDLES", "core,ext,feishu");

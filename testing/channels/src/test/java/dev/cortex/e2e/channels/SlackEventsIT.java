@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.Eventually;
-import dev.cortex.testing.ScriptedAgent;
 import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Map;
@@ -40,23 +38,7 @@ class SlackEventsIT {
   @BeforeAll
   static void start() throws Exception {
     slack = new FakeSlack();
-    Files.createDirectories(home.resolve("config"));
-    StringBuilder program = new StringBuilder("[");
-    for (String arg : ScriptedAgent.command()) {
-      program
-          .append(program.length() > 1 ? ", " : "")
-          .append(TestJson.JSON.writeValueAsString(arg));
-    }
-    program.append("]");
-    Files.writeString(
-        home.resolve("config/cortex.toml"),
-        "[slack]\nenabled = true\nmode = \"events\"\napi_url = \""
-            + slack.apiUrl()
-            + "\"\nchannels = [\"C0EVT\"]\nbackend = \"command\"\nworking_directory = \""
-            + work
-            + "\"\nprogram = "
-            + program
-            + "\n");
+    SlackSetup.write(home, slack, "C0EVT", work, "mode = \"events\"\n");
     server =
         new AgentServer(
                 home,

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cortex.testing.AgentServer;
 import dev.cortex.testing.Eventually;
-import dev.cortex.testing.ScriptedAgent;
 import dev.cortex.testing.SessionApi;
 import dev.cortex.testing.TestJson;
 import java.nio.file.Files;
@@ -37,25 +36,7 @@ class SlackIT {
   @BeforeAll
   static void start() throws Exception {
     slack = new FakeSlack();
-    Files.createDirectories(home.resolve("config"));
-    StringBuilder program = new StringBuilder("[");
-    for (String arg : ScriptedAgent.command()) {
-      program
-          .append(program.length() > 1 ? ", " : "")
-          .append(TestJson.JSON.writeValueAsString(arg));
-    }
-    program.append("]");
-    Files.writeString(
-        home.resolve("config/cortex.toml"),
-        "[slack]\nenabled = true\napi_url = \""
-            + slack.apiUrl()
-            + "\"\nchannels = [\""
-            + ALLOWED
-            + "\"]\nbackend = \"command\"\nworking_directory = \""
-            + work
-            + "\"\nprogram = "
-            + program
-            + "\n");
+    SlackSetup.write(home, slack, ALLOWED, work, "");
     server =
         new AgentServer(
                 home,
@@ -89,6 +70,35 @@ class SlackIT {
     if (slack != null) {
       slack.close();
     }
+  }
+
+  /** The first card posted whose blocks hold {@code text}, once it is there. */
+  static JsonNode card(String text) {
+    Eventually.until(
+        "a card with '" + text + "'",
+        AgentServer.LIMIT,
+        () ->
+            slack.calls("chat.postMessage").stream()
+                .anyMatch(c -> c.form().getOrDefault("blocks", "").contains(text)));
+    FakeSlack.Call card =
+        slack.calls("chat.postMessage").stream()
+            .filter(c -> c.form().getOrDefault("blocks", "").contains(text))
+            .findFirst()
+            .orElseThrow();
+    return TestJson.JSON.valueToTree(card.form());
+  }
+
+  /** The button of {@code card} labelled {@code label}. */
+  static JsonNode button(JsonNode card, String label) {
+    JsonNode blocks = TestJson.JSON.readTree(card.path("blocks").asString());
+    for (JsonNode block : blocks) {
+      for (JsonNode element : block.path("elements")) {
+        if (element.path("text").path("text").asString().equals(label)) {
+          return element;
+        }
+      }
+    }
+    throw new AssertionError("no button " + label + " in " + blocks);
   }
 
   /** The texts posted to {@code channel} (and {@code thread}, null: the channel itself). */
@@ -134,9 +144,24 @@ class SlackIT {
         FakeSlack.message("Ev002", ALLOWED, "U0PERSON", "and again", "1700000000.000200", null));
     awaitPosted(ALLOWED, null, "and again");
     assertThat(slack.acks).contains(again);
+    // The same message as an app_mention event (another event id): still one message.
+    Map<String, Object> mention =
+        FakeSlack.message(
+            "Ev003",
+            ALLOWED,
+            "U0PERSON",
+            "<@" + FakeSlack.BOT_USER + "> and again",
+            "1700000000.000200",
+            null);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> event = (Map<String, Object>) mention.get("event");
+    event.put("type", "app_mention");
+    slack.push(mention);
+    slack.push(FakeSlack.message("Ev004", ALLOWED, "U0PERSON", "third", "1700000000.000300", null));
+    awaitPosted(ALLOWED, null, "third");
     assertThat(SessionApi.userTexts(api.transcript("slack-" + ALLOWED)))
-        .containsExactly("hello there", "and again");
-    assertThat(posted(ALLOWED, null)).containsExactly("hello there", "and again");
+        .containsExactly("hello there", "and again", "third");
+    assertThat(posted(ALLOWED, null)).containsExactly("hello there", "and again", "third");
   }
 
   @Test
@@ -265,28 +290,10 @@ class SlackIT {
     String thread = "1700000500.000100";
     slack.push(
         FakeSlack.message("Ev501", ALLOWED, "U0PERSON", script, "1700000500.000200", thread));
-    Eventually.until(
-        "the question's card",
-        AgentServer.LIMIT,
-        () ->
-            slack.calls("chat.postMessage").stream()
-                .anyMatch(c -> c.form().getOrDefault("blocks", "").contains("Which colour?")));
-    FakeSlack.Call card =
-        slack.calls("chat.postMessage").stream()
-            .filter(c -> c.form().getOrDefault("blocks", "").contains("Which colour?"))
-            .findFirst()
-            .orElseThrow();
-    assertThat(card.form()).containsEntry("channel", ALLOWED).containsEntry("thread_ts", thread);
-    JsonNode blocks = TestJson.JSON.readTree(card.form().get("blocks"));
-    JsonNode blue = null;
-    for (JsonNode block : blocks) {
-      for (JsonNode element : block.path("elements")) {
-        if (element.path("text").path("text").asString().equals("Blue")) {
-          blue = element;
-        }
-      }
-    }
-    assertThat(blue).as("a Blue button in %s", blocks).isNotNull();
+    JsonNode card = card("Which colour?");
+    assertThat(card.path("channel").asString()).isEqualTo(ALLOWED);
+    assertThat(card.path("thread_ts").asString()).isEqualTo(thread);
+    JsonNode blue = button(card, "Blue");
 
     // Someone not allowed clicks first: nothing is answered.
     slack.click(
@@ -324,29 +331,7 @@ class SlackIT {
     String thread = "1700000600.000100";
     slack.push(
         FakeSlack.message("Ev601", ALLOWED, "U0PERSON", script, "1700000600.000200", thread));
-    Eventually.until(
-        "the plan's card",
-        AgentServer.LIMIT,
-        () ->
-            slack.calls("chat.postMessage").stream()
-                .anyMatch(c -> c.form().getOrDefault("blocks", "").contains("Paint the shed")));
-    JsonNode blocks =
-        TestJson.JSON.readTree(
-            slack.calls("chat.postMessage").stream()
-                .filter(c -> c.form().getOrDefault("blocks", "").contains("Paint the shed"))
-                .findFirst()
-                .orElseThrow()
-                .form()
-                .get("blocks"));
-    JsonNode reject = null;
-    for (JsonNode block : blocks) {
-      for (JsonNode element : block.path("elements")) {
-        if (element.path("text").path("text").asString().equals("Reject")) {
-          reject = element;
-        }
-      }
-    }
-    assertThat(reject).as("a Reject button in %s", blocks).isNotNull();
+    JsonNode reject = button(card("Paint the shed"), "Reject");
     slack.click(
         "U0PERSON", ALLOWED, reject.path("action_id").asString(), reject.path("value").asString());
     String session = "slack-" + ALLOWED + "-" + thread;

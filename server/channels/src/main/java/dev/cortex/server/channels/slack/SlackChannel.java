@@ -15,16 +15,13 @@ import dev.cortex.protocol.session.Interactions;
 import dev.cortex.server.sessions.SessionException;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.store.Session;
-import dev.cortex.server.sessions.store.Transcript;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -46,8 +43,6 @@ public final class SlackChannel implements AutoCloseable {
 
   static final Duration RETRY_FIRST = Duration.ofSeconds(2);
   static final Duration RETRY_MOST = Duration.ofMinutes(2);
-
-  private static final Pattern MENTION = Pattern.compile("<@([A-Z0-9]+)>\\s*");
 
   /** How new sessions are made, besides their name and channel. */
   public interface NewSessions {
@@ -90,17 +85,35 @@ public final class SlackChannel implements AutoCloseable {
         }
       };
   private final Slack slack;
+
+  /** The most posts waiting (replies, cards); past it the oldest is dropped, and said. */
+  static final int MAX_WAITING_POSTS = 1000;
+
   private final ExecutorService posting =
-      Executors.newSingleThreadExecutor(
+      new java.util.concurrent.ThreadPoolExecutor(
+          1,
+          1,
+          0,
+          TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(MAX_WAITING_POSTS),
           r -> {
             Thread t = new Thread(r, "slack-post");
             t.setDaemon(true);
             return t;
+          },
+          (task, pool) -> {
+            if (!pool.isShutdown()) {
+              pool.getQueue().poll();
+              pool.execute(task);
+              LoggerFactory.getLogger(SlackChannel.class)
+                  .warn("Slack: over {} posts waited; the oldest was dropped", MAX_WAITING_POSTS);
+            }
           });
+  private final Object creating = new Object();
   private volatile SocketModeClient socket;
   private volatile String botUser;
   private volatile boolean closed;
-  private SessionService.Subscription following;
+  private volatile SessionService.Subscription following;
   private Thread connector;
 
   /**
@@ -195,7 +208,13 @@ public final class SlackChannel implements AutoCloseable {
     client.addWebSocketCloseListener(
         (code, reason) -> log.info("Slack: the Socket Mode connection closed ({})", code));
     client.connect();
-    socket = client;
+    synchronized (this) {
+      if (closed) {
+        client.close();
+        return;
+      }
+      socket = client;
+    }
     log.info("Slack: connected to workspace {} as {}", auth.getTeamId(), botUser);
   }
 
@@ -211,8 +230,9 @@ public final class SlackChannel implements AutoCloseable {
     try {
       done = take(Json.mapper().readTree(envelope.getPayload().toString()));
     } catch (RuntimeException e) {
-      log.warn("Slack: an event could not be read; it is dropped", e);
-      done = true;
+      // Not acknowledged: Slack sends it again (a few times, then gives up).
+      log.warn("Slack: an event could not be taken now; Slack will send it again", e);
+      done = false;
     }
     if (done) {
       client.sendSocketModeResponse(new AckResponse(envelope.getEnvelopeId()));
@@ -229,21 +249,31 @@ public final class SlackChannel implements AutoCloseable {
     if (!type.equals("message") && !type.equals("app_mention")) {
       return true;
     }
-    if (event.has("subtype") || event.has("bot_id")) {
+    String subtype = event.path("subtype").asString(null);
+    if ((subtype != null && !TAKEN_SUBTYPES.contains(subtype)) || event.has("bot_id")) {
       return true;
     }
     String user = event.path("user").asString(null);
     String channel = event.path("channel").asString(null);
-    String team = payload.path("team_id").asString(event.path("team").asString(null));
-    String eventId = payload.path("event_id").asString(null);
-    if (user == null || channel == null || eventId == null || user.equals(botUser)) {
+    String ts = event.path("ts").asString(null);
+    // A person of another workspace (Slack Connect) counts by their own workspace.
+    String team =
+        event
+            .path("user_team")
+            .asString(payload.path("team_id").asString(event.path("team").asString(null)));
+    if (user == null || channel == null || ts == null || user.equals(botUser)) {
       return true;
     }
     if (!settings.allows(team, channel, user)) {
       log.info("Slack: a message in {} from {} is not allowed by [slack]; ignored", channel, user);
       return true;
     }
-    String text = MENTION.matcher(event.path("text").asString("")).replaceAll("").strip();
+    String text = event.path("text").asString("");
+    String bot = botUser;
+    if (bot != null && text.startsWith("<@" + bot + ">")) {
+      text = text.substring(bot.length() + 3);
+    }
+    text = text.strip();
     if (text.isEmpty()) {
       return true;
     }
@@ -251,29 +281,57 @@ public final class SlackChannel implements AutoCloseable {
     String where = KIND + ":" + channel + (thread == null ? "" : "/" + thread);
     try {
       Session session = sessionOn(where, channel, thread);
-      sessions.wake(session.id(), text, KIND, KIND + ":" + eventId);
+      // Keyed by the message itself: its message event and its app_mention are one message.
+      sessions.wake(session.id(), text, KIND, KIND + ":" + channel + ":" + ts);
       return true;
     } catch (SessionException e) {
-      log.warn("Slack: a message for {} could not be taken: {}", where, e.getMessage());
-      // A message that cannot be taken now (say, no session can be made) is acknowledged all the
-      // same: Slack would only send it again to the same answer.
-      return true;
+      log.warn(
+          "Slack: a message for {} could not be taken now ({}); Slack will send it again",
+          where,
+          e.getMessage());
+      return false;
     }
   }
 
+  /** Message subtypes that are a person's message all the same. */
+  static final java.util.Set<String> TAKEN_SUBTYPES =
+      java.util.Set.of("thread_broadcast", "file_share");
+
+  /**
+   * The session on {@code where}, made when there is none: one at a time, so that two first
+   * messages of a channel make one session. A name taken by another session gives a name of its own
+   * ({@code cortex-<hex>}).
+   */
   private Session sessionOn(String where, String channel, String thread) throws SessionException {
-    Session found = sessions.findByChannel(where);
-    if (found != null) {
-      return found;
+    synchronized (creating) {
+      Session found = sessions.findByChannel(where);
+      if (found != null) {
+        return found;
+      }
+      String name = (KIND + "-" + channel + (thread == null ? "" : "-" + thread));
+      name = name.length() <= 64 ? name : name.substring(0, 64);
+      try {
+        sessions.get(name);
+        name = null;
+      } catch (SessionException free) {
+        // the name is free
+      }
+      return newSessions.create(name, where);
     }
-    String name = (KIND + "-" + channel + (thread == null ? "" : "-" + thread));
-    return newSessions.create(name.length() <= 64 ? name : name.substring(0, 64), where);
   }
 
   /** A live event of a session: a Slack session's ended turn is posted back. */
   private void onUpdate(String sessionId, SessionService.Update update) {
     if (update instanceof SessionService.Update.TurnEnded ended) {
-      posting.execute(() -> postReply(sessionId, ended));
+      submit(() -> postReply(sessionId, ended));
+    }
+  }
+
+  private void submit(Runnable post) {
+    try {
+      posting.execute(post);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing: nothing more is posted
     }
   }
 
@@ -288,19 +346,10 @@ public final class SlackChannel implements AutoCloseable {
     if (where == null) {
       return;
     }
-    String reply = null;
-    try {
-      for (Transcript.Entry entry : sessions.transcriptBefore(sessionId, Long.MAX_VALUE, 100)) {
-        if (entry.kind() == Transcript.Kind.ASSISTANT
-            && ended.executionId().equals(entry.executionId())) {
-          reply = Json.mapper().readTree(entry.body()).path("text").asString(null);
-        }
-      }
-    } catch (SessionException | RuntimeException e) {
-      log.warn("Slack: the reply of {} could not be read", sessionId, e);
-      return;
-    }
-    if (reply == null && ended.error() != null) {
+    String reply = sessions.lastSaid(sessionId, ended.executionId());
+    if (reply == null
+        && ended.error() != null
+        && ended.status() != dev.cortex.server.sessions.store.Execution.Status.CANCELLED) {
       reply = "The turn failed: " + ended.error();
     }
     if (reply == null || reply.isBlank()) {
@@ -335,6 +384,10 @@ public final class SlackChannel implements AutoCloseable {
   public HttpAnswer http(byte[] body, String contentType, String timestamp, String signed) {
     if (signature == null) {
       return new HttpAnswer(404, "{\"error\":\"Slack's Events API is not enabled here\"}");
+    }
+    if (following == null) {
+      // Not started yet: Slack sends it again shortly.
+      return new HttpAnswer(503, "{}");
     }
     String refusal = signature.refusal(body, timestamp, signed, clock.instant());
     if (refusal != null) {
@@ -383,7 +436,7 @@ public final class SlackChannel implements AutoCloseable {
     if (where == null || closed) {
       return;
     }
-    posting.execute(
+    submit(
         () -> {
           try {
             ChatPostMessageResponse response =
@@ -463,7 +516,7 @@ public final class SlackChannel implements AutoCloseable {
       }
       String[] chosen;
       synchronized (partial) {
-        chosen = partial.computeIfAbsent(view.id(), id -> new String[questions.size()]);
+        chosen = partial.computeIfAbsent(view.id() + "/" + by, id -> new String[questions.size()]);
         chosen[action.question()] =
             questions.get(action.question()).options().get(action.option()).label();
         for (String label : chosen) {
@@ -471,7 +524,7 @@ public final class SlackChannel implements AutoCloseable {
             return;
           }
         }
-        partial.remove(view.id());
+        partial.remove(view.id() + "/" + by);
       }
       List<Interactions.QuestionAnswer> given = new java.util.ArrayList<>();
       for (String label : chosen) {
@@ -572,7 +625,8 @@ public final class SlackChannel implements AutoCloseable {
     if (connector != null) {
       connector.interrupt();
     }
-    SocketModeClient client = socket;
+    SocketModeClient client;
+    client = socket;
     if (client != null) {
       try {
         client.close();

@@ -33,7 +33,8 @@ public final class SlackText {
       int room = limit - prefix.length() - FENCE.length() - 1;
       int cut = cut(rest, room);
       String head = rest.substring(0, cut).stripTrailing();
-      rest = rest.substring(cut).strip();
+      // Only the separator goes: the next line keeps its indentation (code does).
+      rest = rest.substring(cut).replaceFirst("^(\\n+| )", "");
       String part = prefix + head;
       boolean open = fences(part) % 2 == 1;
       if (open) {

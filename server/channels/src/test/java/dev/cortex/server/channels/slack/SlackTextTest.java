@@ -42,4 +42,13 @@ class SlackTextTest {
     assertThat(parts.get(parts.size() - 1)).endsWith("Done.");
     assertThat(String.join("\n", parts)).contains("line 0", "line 39");
   }
+
+  @Test
+  void aCutBeforeAnIndentedLine_keepsItsIndentation() {
+    String text = "def f():\n" + "    return 1\n".repeat(20);
+    List<String> parts = SlackText.split(text, 60);
+    assertThat(parts.size()).isGreaterThan(1);
+    assertThat(parts.subList(1, parts.size()))
+        .allSatisfy(p -> assertThat(p).startsWith("    return"));
+  }
 }

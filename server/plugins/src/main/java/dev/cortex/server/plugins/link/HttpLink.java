@@ -126,17 +126,7 @@ final class HttpLink implements PluginLink {
     if (timeout != null) {
       builder.timeout(timeout);
     }
-    HttpResponse<InputStream> response;
-    try {
-      response = http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
-    } catch (java.net.http.HttpTimeoutException e) {
-      throw new LinkFailure(Remote.name(server) + " did not answer in time");
-    } catch (IOException e) {
-      throw new LinkFailure(Remote.name(server) + " cannot be reached");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LinkFailure("interrupted");
-    }
+    HttpResponse<InputStream> response = Remote.send(http, builder.build(), server);
     try {
       Remote.refuseRedirect(server, response);
     } catch (LinkFailure e) {

@@ -74,6 +74,25 @@ final class Remote {
     return "server " + server.name() + " (" + server.summary().origin() + ")";
   }
 
+  /**
+   * Sends {@code request}; what goes wrong is a {@link PluginLink.LinkFailure} that says it
+   * plainly.
+   */
+  static HttpResponse<InputStream> send(
+      HttpClient http, HttpRequest request, PluginServer.Remote server)
+      throws PluginLink.LinkFailure {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    } catch (java.net.http.HttpTimeoutException e) {
+      throw new PluginLink.LinkFailure(name(server) + " did not answer in time");
+    } catch (IOException e) {
+      throw new PluginLink.LinkFailure(name(server) + " cannot be reached");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PluginLink.LinkFailure("interrupted");
+    }
+  }
+
   /** A redirect is refused: the link ends. */
   static void refuseRedirect(PluginServer.Remote server, HttpResponse<?> response)
       throws PluginLink.LinkFailure {
@@ -107,44 +126,19 @@ final class Remote {
   }
 
   /**
-   * Reads server-sent events while {@code sink} says to go on (or the stream ends), giving each
-   * event's name ({@code message} when it has none) and data (its {@code data:} lines joined by
-   * newlines); an event over the cap ends the reading with an error.
+   * Reads server-sent events while {@code sink} says to go on (or the stream ends); an event over
+   * the cap ends the reading with an error.
    */
   static void events(InputStream body, EventSink sink) throws IOException {
     try (BufferedReader reader =
         new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8))) {
-      String event = null;
-      StringBuilder data = null;
-      for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-        if (data != null && data.length() > MAX_MESSAGE_BYTES) {
-          throw new IOException("an event of over " + MAX_MESSAGE_BYTES + " characters");
-        }
-        if (line.isEmpty()) {
-          if (data != null && !sink.accept(event == null ? "message" : event, data.toString())) {
-            return;
-          }
-          event = null;
-          data = null;
-        } else if (line.startsWith(":")) {
-          continue;
-        } else {
-          int colon = line.indexOf(':');
-          String field = colon < 0 ? line : line.substring(0, colon);
-          String value = colon < 0 ? "" : line.substring(colon + 1);
-          if (value.startsWith(" ")) {
-            value = value.substring(1);
-          }
-          if (field.equals("event")) {
-            event = value;
-          } else if (field.equals("data")) {
-            data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
-          }
-        }
-      }
-      if (data != null) {
-        sink.accept(event == null ? "message" : event, data.toString());
-      }
+      dev.cortex.base.EventStream.<IOException>read(
+          reader::readLine, (event, data) -> !sink.accept(event, data), MAX_MESSAGE_BYTES);
+    } catch (dev.cortex.base.EventStream.TooLong e) {
+      throw new IOException(e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
     }
   }
 

@@ -61,17 +61,7 @@ final class SseLink implements PluginLink {
             .timeout(Remote.ANSWER_TIMEOUT)
             .GET()
             .build();
-    HttpResponse<InputStream> response;
-    try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (java.net.http.HttpTimeoutException e) {
-      throw new LinkFailure(Remote.name(server) + " did not answer in time");
-    } catch (IOException e) {
-      throw new LinkFailure(Remote.name(server) + " cannot be reached");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LinkFailure("interrupted");
-    }
+    HttpResponse<InputStream> response = Remote.send(http, request, server);
     Remote.refuseRedirect(server, response);
     if (response.statusCode() != 200
         || !Remote.contentType(response).startsWith("text/event-stream")) {
@@ -174,17 +164,7 @@ final class SseLink implements PluginLink {
       builder.timeout(timeout);
     }
     HttpRequest request = builder.build();
-    HttpResponse<InputStream> response;
-    try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (java.net.http.HttpTimeoutException e) {
-      throw new LinkFailure(Remote.name(server) + " did not answer in time");
-    } catch (IOException e) {
-      throw new LinkFailure(Remote.name(server) + " cannot be reached");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new LinkFailure("interrupted");
-    }
+    HttpResponse<InputStream> response = Remote.send(http, request, server);
     Remote.closeQuietly(response);
     try {
       Remote.refuseRedirect(server, response);

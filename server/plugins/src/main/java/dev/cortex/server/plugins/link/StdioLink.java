@@ -137,21 +137,8 @@ final class StdioLink implements PluginLink {
   public void close() {
     ended.set(true);
     RunningProcess running = process;
-    if (running == null) {
-      return;
-    }
-    try {
-      running.stdin().close();
-    } catch (IOException e) {
-      // already closed
-    }
-    try {
-      if (running.await(CLOSE_GRACE).isEmpty()) {
-        running.terminate();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running.terminate();
+    if (running != null) {
+      running.closeInputThenEnd(CLOSE_GRACE);
     }
   }
 }

@@ -270,6 +270,23 @@ public final class SessionStore {
     return ordered;
   }
 
+  /** The newest entry of {@code kind} that the turn {@code executionId} wrote, or null. */
+  public Transcript.Entry lastOf(String sessionId, String executionId, Transcript.Kind kind) {
+    return database
+        .get()
+        .read(
+            c ->
+                Sql.one(
+                    c,
+                    "SELECT seq, execution_id, kind, body, at FROM session_transcript"
+                        + " WHERE session_id = ? AND execution_id = ? AND kind = ?"
+                        + " ORDER BY seq DESC LIMIT 1",
+                    SessionStore::entry,
+                    sessionId,
+                    executionId,
+                    kind.wire()));
+  }
+
   private static Transcript.Entry entry(ResultSet rs) throws SQLException {
     return new Transcript.Entry(
         rs.getLong("seq"),

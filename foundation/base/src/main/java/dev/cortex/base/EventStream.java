@@ -1,35 +1,52 @@
-package dev.cortex.models;
+package dev.cortex.base;
 
 /**
  * Reads a body of server-sent events ({@code text/event-stream}) into events: {@code event:} names
  * one, {@code data:} lines (joined with newlines) carry it, a blank line ends it; comments and the
  * other fields are skipped. An event cut off by the end of the body is dropped, as the format says.
  */
-final class ServerSentEvents {
+public final class EventStream {
+  private EventStream() {}
+
+  /** The lines of the body, without their line ends; null at its end. */
+  @FunctionalInterface
+  public interface Lines<E extends Exception> {
+    String readLine() throws E, InterruptedException;
+  }
+
   /** Hears the events of a stream. */
-  interface Handler {
+  @FunctionalInterface
+  public interface Handler<E extends Exception> {
     /**
      * One event.
      *
      * @param name its {@code event:} field, or {@code message} when it had none
-     * @return true when the answer is complete and nothing more need be read
+     * @return true when nothing more need be read
      */
-    boolean event(String name, String data) throws ModelFailure;
+    boolean event(String name, String data) throws E;
   }
 
-  private ServerSentEvents() {}
+  /** An event whose data is longer than the reader takes. */
+  public static final class TooLong extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TooLong(int limit) {
+      super("an event of over " + limit + " characters", null, false, false);
+    }
+  }
 
   /**
-   * Reads events from {@code exchange} until {@code handler} says the answer is complete.
+   * Reads events until {@code handler} says it has what it needs (true) or the body ends (false).
    *
-   * @return false when the body ended first
+   * @throws TooLong when an event's data passes {@code maxData} characters
    */
-  static boolean read(Exchange exchange, Handler handler)
-      throws ModelFailure, InterruptedException {
+  public static <E extends Exception> boolean read(
+      Lines<? extends E> lines, Handler<? extends E> handler, int maxData)
+      throws E, InterruptedException {
     String name = null;
     StringBuilder data = null;
     String line;
-    while ((line = exchange.readLine()) != null) {
+    while ((line = lines.readLine()) != null) {
       if (line.isEmpty()) {
         if (data != null && handler.event(name == null ? "message" : name, data.toString())) {
           return true;
@@ -51,6 +68,9 @@ final class ServerSentEvents {
         name = value;
       } else if (field.equals("data")) {
         data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+        if (data.length() > maxData) {
+          throw new TooLong(maxData);
+        }
       }
     }
     return false;
