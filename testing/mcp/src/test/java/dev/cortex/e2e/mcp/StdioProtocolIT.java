@@ -332,7 +332,7 @@ class StdioProtocolIT {
     assertThat(run.stdout()).isEmpty();
     assertThat(run.stderr())
         .contains("telepathy")
-        .contains("core, ext, interaction, web, workers")
+        .contains("core, ext, interaction, web, slack, workers")
         .contains("evidence, workflows");
   }
 
