@@ -7,7 +7,6 @@ import dev.cortex.server.plugins.Plugin;
 import dev.cortex.server.plugins.PluginAssignments;
 import dev.cortex.server.plugins.PluginCatalog;
 import dev.cortex.server.plugins.PluginMaterials;
-import dev.cortex.server.plugins.PluginServer;
 import dev.cortex.server.plugins.link.ProxySpec;
 import dev.cortex.server.sessions.backend.TurnRequest;
 import dev.cortex.server.sessions.store.Session;
@@ -91,38 +90,22 @@ final class SessionPlugins {
     for (PluginMaterials.Ready ready : result.servers()) {
       List<String> proxy = new ArrayList<>(launcher);
       proxy.add("plugin-proxy");
-      proxy.add(ProxySpec.of(ready).write(proxyDir).toString());
-      PluginServer server = ready.server();
-      if (server instanceof PluginServer.Stdio stdio) {
-        servers.add(
-            new TurnRequest.PluginMcp(
-                ready.key(),
-                ready.pluginId(),
-                stdio.name(),
-                stdio.type(),
-                stdio.command(),
-                stdio.args(),
-                stdio.env(),
-                stdio.cwd(),
-                null,
-                null,
-                proxy));
-      } else {
-        PluginServer.Remote remote = (PluginServer.Remote) server;
-        servers.add(
-            new TurnRequest.PluginMcp(
-                ready.key(),
-                ready.pluginId(),
-                remote.name(),
-                remote.type(),
-                null,
-                null,
-                null,
-                null,
-                remote.url().toString(),
-                remote.headers(),
-                proxy));
-      }
+      ProxySpec spec = ProxySpec.of(ready);
+      proxy.add(spec.write(proxyDir).toString());
+      // The spec's fields are the server's, stdio or remote: the turn carries the same.
+      servers.add(
+          new TurnRequest.PluginMcp(
+              ready.key(),
+              spec.plugin(),
+              spec.name(),
+              spec.type(),
+              spec.command(),
+              spec.args(),
+              spec.env(),
+              spec.cwd(),
+              spec.url(),
+              spec.headers(),
+              proxy));
     }
     return new TurnRequest.Plugins(servers, null, skills, skillDirs);
   }

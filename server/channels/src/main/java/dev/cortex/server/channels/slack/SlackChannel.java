@@ -625,8 +625,7 @@ public final class SlackChannel implements AutoCloseable {
     if (connector != null) {
       connector.interrupt();
     }
-    SocketModeClient client;
-    client = socket;
+    SocketModeClient client = socket;
     if (client != null) {
       try {
         client.close();
