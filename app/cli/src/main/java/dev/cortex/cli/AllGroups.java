@@ -5,7 +5,6 @@ import dev.cortex.core.CoreGroup;
 import dev.cortex.evidence.EvidenceGroup;
 import dev.cortex.ext.ExtGroup;
 import dev.cortex.interaction.InteractionGroup;
-import dev.cortex.mcp.compose.GroupDescriptor;
 import dev.cortex.mcp.compose.GroupRegistry;
 import dev.cortex.server.daemon.Daemon;
 import dev.cortex.server.sessions.Budgets;
@@ -25,12 +24,6 @@ public final class AllGroups {
   public static GroupRegistry registry(Io io) {
     return registry(new Services(io));
   }
-
-  /** The groups of seed 001 whose tools are not served by this version yet. */
-  static final List<GroupDescriptor> PENDING =
-      List.of(
-          new GroupDescriptor(
-              "feishu", "cortex-feishu", "File delivery to Feishu.", "mcp-config-feishu.json"));
 
   public static GroupRegistry registry(Services services) {
     Supplier<Database> database = services.database();
@@ -60,12 +53,14 @@ public final class AllGroups {
         dev.cortex.slack.SlackGroup.DESCRIPTOR,
         () -> dev.cortex.slack.SlackGroup.create(services.agentServer()));
     registry.add(
+        dev.cortex.feishu.FeishuGroup.DESCRIPTOR,
+        () -> dev.cortex.feishu.FeishuGroup.create(services.agentServer()));
+    registry.add(
         dev.cortex.workers.WorkersGroup.WORKERS_DESCRIPTOR,
         () -> dev.cortex.workers.WorkersGroup.workers(services.agentServer(), services.env()));
     registry.add(
         dev.cortex.workers.WorkersGroup.REPORT_DESCRIPTOR,
         () -> dev.cortex.workers.WorkersGroup.report(services.agentServer()));
-    PENDING.forEach(registry::pending);
     return registry
         .add(EvidenceGroup.DESCRIPTOR, () -> EvidenceGroup.create(Version.get(), database))
         .add(

@@ -42,7 +42,8 @@ public record Settings(CortexToml tables) {
           AuditSettings.TABLE,
           dev.cortex.core.AgentsTable.TABLE,
           dev.cortex.server.sessions.TeamSettings.TABLE,
-          dev.cortex.server.channels.slack.SlackSettings.TABLE);
+          dev.cortex.server.channels.slack.SlackSettings.TABLE,
+          dev.cortex.server.channels.feishu.FeishuSettings.TABLE);
 
   /**
    * Reads the settings; the catalog's entries are checked against each other here too (a model of

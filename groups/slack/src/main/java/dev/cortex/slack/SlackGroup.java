@@ -8,14 +8,11 @@ import dev.cortex.mcp.tool.ToolCall;
 import dev.cortex.mcp.tool.ToolException;
 import dev.cortex.mcp.tool.ToolHints;
 import dev.cortex.mcp.tool.ToolSpec;
-import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.protocol.webhook.Slack;
 import dev.cortex.server.client.AgentServerClient;
 import java.time.Duration;
 import java.util.List;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The {@code slack} group, served to sessions on Slack channels: {@code slack_send_file} posts a
@@ -58,13 +55,13 @@ public final class SlackGroup {
                     Schema.string(
                         "The file (relative to the working directory, or absolute).",
                         1,
-                        Slack.MAX_PATH))
+                        dev.cortex.protocol.webhook.ChatFile.MAX_PATH))
                 .optional(
                     "file_name",
                     Schema.string(
                         "The name shown in Slack (default: the path's last part).",
                         1,
-                        Slack.MAX_FILE_NAME))
+                        dev.cortex.protocol.webhook.ChatFile.MAX_FILE_NAME))
                 .optional("title", Schema.string("A title shown with it.", 1, Slack.MAX_TITLE))
                 .optional(
                     "comment",
@@ -75,7 +72,7 @@ public final class SlackGroup {
                         "A remote device to read the file on (see remote_devices); file_path is"
                             + " then an absolute path on that device.",
                         1,
-                        Slack.MAX_DEVICE))
+                        dev.cortex.protocol.webhook.ChatFile.MAX_DEVICE))
                 .build())
         .output(
             Schema.object()
@@ -111,16 +108,9 @@ public final class SlackGroup {
     } catch (Sessions.BadRequest e) {
       throw new ToolException(ErrorCodes.INVALID_ARGUMENT, e.getMessage());
     }
-    JsonNode answer =
-        agentServer.post(Slack.SEND_FILE, request, REQUEST, call.context().cancellation(), e -> {});
-    Slack.Sent sent;
-    try {
-      sent = WireJson.mapper().treeToValue(answer, Slack.Sent.class);
-    } catch (JacksonException | IllegalArgumentException e) {
-      throw new ToolException(
-          ErrorCodes.INTERNAL,
-          "The agent server's answer could not be read; is it the same version as this cortex?");
-    }
+    Slack.Sent sent =
+        agentServer.post(
+            Slack.SEND_FILE, request, Slack.Sent.class, REQUEST, call.context().cancellation());
     return new Result(
         sent.fileId(),
         sent.channel(),

@@ -17,11 +17,8 @@ public final class Slack {
   /** The largest file sent: Slack takes up to 1 GB, a chat needs far less. */
   public static final long MAX_FILE_BYTES = 100L * 1024 * 1024;
 
-  public static final int MAX_PATH = 4_096;
-  public static final int MAX_FILE_NAME = 255;
   public static final int MAX_TITLE = 255;
   public static final int MAX_COMMENT = 4_000;
-  public static final int MAX_DEVICE = 128;
 
   /** The codes of the route besides {@code INVALID_ARGUMENT}. */
   public static final class Codes {
@@ -48,29 +45,9 @@ public final class Slack {
             + " \"device\"?}.";
 
     public SendFile {
-      if (sessionId == null || sessionId.isBlank() || sessionId.length() > 200) {
-        throw new Sessions.BadRequest("session_id names the calling session.");
-      }
-      text("file_path", filePath, MAX_PATH, true);
-      text("file_name", fileName, MAX_FILE_NAME, false);
-      text("title", title, MAX_TITLE, false);
-      text("comment", comment, MAX_COMMENT, false);
-      text("device", device, MAX_DEVICE, false);
-      if (fileName != null && (fileName.contains("/") || fileName.contains("\\"))) {
-        throw new Sessions.BadRequest("file_name is a name, without folders.");
-      }
-    }
-
-    private static void text(String field, String value, int max, boolean required) {
-      if (value == null) {
-        if (required) {
-          throw new Sessions.BadRequest(field + " is required. " + USAGE);
-        }
-        return;
-      }
-      if (value.isBlank() || value.length() > max) {
-        throw new Sessions.BadRequest(field + " is 1 to " + max + " characters.");
-      }
+      ChatFile.check(sessionId, filePath, fileName, device, USAGE);
+      ChatFile.text("title", title, MAX_TITLE, false, USAGE);
+      ChatFile.text("comment", comment, MAX_COMMENT, false, USAGE);
     }
   }
 

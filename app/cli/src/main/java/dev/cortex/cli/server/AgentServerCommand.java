@@ -176,7 +176,8 @@ public final class AgentServerCommand implements Callable<Integer> {
                     dev.cortex.protocol.webhook.SubagentRoles.load(
                         home.configDir(), live.get().get(dev.cortex.core.AgentsTable.TABLE)),
                 services.settings().get(dev.cortex.server.sessions.TeamSettings.TABLE),
-                services.settings().get(dev.cortex.server.channels.slack.SlackSettings.TABLE)));
+                services.settings().get(dev.cortex.server.channels.slack.SlackSettings.TABLE),
+                services.settings().get(dev.cortex.server.channels.feishu.FeishuSettings.TABLE)));
     Thread hook = new Thread(daemon::stop, "cortex-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     io.err()

@@ -166,6 +166,25 @@ public final class AgentServerClient {
   }
 
   /**
+   * Like {@link #post(String, Object, Duration, Cancellation, Consumer)}, with the answer read as
+   * {@code type} (a wire record).
+   *
+   * @throws CodedException {@code INTERNAL} when the answer is not a {@code type}: the daemon is
+   *     another version
+   */
+  public <T> T post(
+      String route, Object body, Class<T> type, Duration timeout, Cancellation cancellation) {
+    JsonNode answer = post(route, body, timeout, cancellation, e -> {});
+    try {
+      return dev.cortex.protocol.WireJson.mapper().treeToValue(answer, type);
+    } catch (JacksonException | IllegalArgumentException e) {
+      throw new CodedException(
+          ErrorCodes.INTERNAL,
+          "The agent server's answer could not be read; is it the same version as this cortex?");
+    }
+  }
+
+  /**
    * Like {@link #post(String, Object, Duration, Cancellation, Consumer)}, for a person's command
    * that follows a long answer (a session's turn): the request may last {@code limit}, beyond the
    * tools' {@link Webhook#INFRASTRUCTURE_DEADLINE}.

@@ -15,6 +15,10 @@ import dev.cortex.protocol.webhook.Signals;
 import dev.cortex.protocol.webhook.Spool;
 import dev.cortex.protocol.webhook.SubagentRoles;
 import dev.cortex.protocol.webhook.Webhook;
+import dev.cortex.server.channels.FrontDoor;
+import dev.cortex.server.channels.feishu.FeishuApi;
+import dev.cortex.server.channels.feishu.FeishuChannel;
+import dev.cortex.server.channels.feishu.FeishuSettings;
 import dev.cortex.server.channels.slack.SlackChannel;
 import dev.cortex.server.channels.slack.SlackSettings;
 import dev.cortex.server.sessions.AllowlistCheck;
@@ -82,6 +86,7 @@ public final class Daemon implements AutoCloseable {
   private final HttpHost http;
   private final ScheduledExecutorService sweeper;
   private volatile SlackChannel slack;
+  private volatile FeishuChannel feishu;
   private final SessionService sessions;
   private final InteractionService interactions;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -128,7 +133,8 @@ public final class Daemon implements AutoCloseable {
       UiSettings ui,
       Supplier<SubagentRoles> subagentRoles,
       TeamSettings team,
-      SlackSettings slack) {
+      SlackSettings slack,
+      FeishuSettings feishu) {
     public Options {
       Objects.requireNonNull(home, "home");
       env = Map.copyOf(env);
@@ -148,6 +154,7 @@ public final class Daemon implements AutoCloseable {
       Objects.requireNonNull(subagentRoles, "subagentRoles");
       Objects.requireNonNull(team, "team");
       Objects.requireNonNull(slack, "slack");
+      Objects.requireNonNull(feishu, "feishu");
     }
 
     /**
@@ -187,7 +194,8 @@ public final class Daemon implements AutoCloseable {
           UiSettings.DISABLED,
           () -> SubagentRoles.load(home.configDir()),
           TeamSettings.OFF,
-          SlackSettings.OFF);
+          SlackSettings.OFF,
+          FeishuSettings.OFF);
     }
 
     boolean immutable() {
@@ -362,6 +370,24 @@ public final class Daemon implements AutoCloseable {
     team.start();
     team.recover();
     SlackChannel slack = slack(options, sessions, interactions);
+    FeishuChannel feishu = feishu(options, sessions, interactions);
+    interactions.onChange(
+        change -> {
+          if (!change.state().equals(dev.cortex.protocol.session.Interactions.OPEN)) {
+            return;
+          }
+          dev.cortex.server.sessions.store.Session session;
+          try {
+            session = sessions.get(change.session());
+          } catch (dev.cortex.server.sessions.SessionException e) {
+            return;
+          }
+          if (slack != null && session.channelKind().equals(SlackChannel.KIND)) {
+            slack.postInteraction(session, interactions.show(change.id()));
+          } else if (feishu != null && session.channelKind().equals(FeishuChannel.KIND)) {
+            feishu.postInteraction(session, interactions.show(change.id()));
+          }
+        });
     AtomicReference<RequestGuard> webhookGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> healthGuard = new AtomicReference<>();
     AtomicReference<RequestGuard> signalGuard = new AtomicReference<>();
@@ -446,15 +472,15 @@ public final class Daemon implements AutoCloseable {
         new PluginRoutes(
             options.home(), options.database(), options.env(), options.clock(), options.version());
     webHandlers.putAll(pluginRoutes.handlers("session-api"));
-    SlackRoutes slackRoutes =
-        new SlackRoutes(
-            sessions,
-            () -> slack,
-            new DeviceFileReader(hub),
-            options.home().root().resolve("tmp").resolve("slack"),
-            options.version());
+    ChatFiles chatFiles =
+        new ChatFiles(new DeviceFileReader(hub), options.home().root().resolve("tmp"));
+    SlackRoutes slackRoutes = new SlackRoutes(sessions, () -> slack, chatFiles, options.version());
     webHandlers.putAll(slackRoutes.handlers());
     builder.route(WEBHOOK, SlackRoutes.EVENTS, slackRoutes.events());
+    FeishuRoutes feishuRoutes =
+        new FeishuRoutes(sessions, () -> feishu, chatFiles, options.version());
+    webHandlers.putAll(feishuRoutes.handlers());
+    builder.route(WEBHOOK, FeishuRoutes.EVENTS, feishuRoutes.events());
     webHandlers.forEach(
         (route, handler) ->
             builder.route(WEBHOOK, route, new GuardedHandler(webhookGuard::get, handler)));
@@ -625,6 +651,10 @@ public final class Daemon implements AutoCloseable {
       daemon.slack = slack;
       slack.start();
     }
+    if (feishu != null) {
+      daemon.feishu = feishu;
+      feishu.start();
+    }
     // Last: the server file says the server is ready.
     daemon.describeItself(webhookPort, hubPort, ui.enabled() ? boundUi.get() : 0);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
@@ -669,8 +699,86 @@ public final class Daemon implements AutoCloseable {
     if (bot == null || second == null) {
       return null;
     }
-    SlackChannel.Answers answers =
-        new SlackChannel.Answers() {
+    FrontDoor door =
+        frontDoor(
+            SlackChannel.KIND,
+            sessions,
+            interactions,
+            settings.project(),
+            settings.backend(),
+            settings.program(),
+            settings.workingDirectory());
+    return new SlackChannel(
+        settings,
+        bot,
+        settings.events() ? null : second,
+        settings.events() ? second : null,
+        door,
+        options.clock());
+  }
+
+  /**
+   * The Feishu front door when {@code [feishu]} enables it and the app's credentials are there (the
+   * environment or the secrets file); else null, with the reason in the log. It starts once the
+   * server is up.
+   */
+  private static FeishuChannel feishu(
+      Options options, SessionService sessions, InteractionService interactions) {
+    FeishuSettings settings = options.feishu();
+    if (!settings.enabled()) {
+      return null;
+    }
+    dev.cortex.models.ApiKeys secrets =
+        new dev.cortex.models.ApiKeys(options.home(), options.env());
+    List<String> problems = new java.util.ArrayList<>();
+    String appId = secrets.secret("FEISHU_APP_ID", problems::add);
+    String appSecret = secrets.secret("FEISHU_APP_SECRET", problems::add);
+    String verification = secrets.secret("FEISHU_VERIFICATION_TOKEN", problems::add);
+    if (appId == null || appSecret == null || verification == null) {
+      problems.forEach(
+          problem -> log.warn("[feishu] is enabled but Feishu is not started: {}", problem));
+      return null;
+    }
+    // Optional: only an event subscription that encrypts has one.
+    String encryptKey = secrets.secret("FEISHU_ENCRYPT_KEY", problem -> {});
+    FrontDoor door =
+        frontDoor(
+            FeishuChannel.KIND,
+            sessions,
+            interactions,
+            settings.project(),
+            settings.backend(),
+            settings.program(),
+            settings.workingDirectory());
+    java.util.List<String> held = new java.util.ArrayList<>(List.of(appSecret, verification));
+    if (encryptKey != null) {
+      held.add(encryptKey);
+    }
+    return new FeishuChannel(
+        settings,
+        new FeishuApi(settings.apiUrl(), appId, appSecret, options.clock()),
+        verification,
+        encryptKey,
+        door,
+        options.clock(),
+        held);
+  }
+
+  /**
+   * What a chat platform's front door shares: new sessions made as a person's, direct, with the
+   * platform's table's project, backend, program and working directory; answers to the agent
+   * server's questions and plans recorded as given through the platform.
+   */
+  private static FrontDoor frontDoor(
+      String kind,
+      SessionService sessions,
+      InteractionService interactions,
+      String project,
+      String backend,
+      List<String> program,
+      Path workingDirectory) {
+    FrontDoor.Answers answers =
+        new FrontDoor.Answers() {
           @Override
           public dev.cortex.protocol.session.Interactions.View show(String id) {
             try {
@@ -686,11 +794,12 @@ public final class Daemon implements AutoCloseable {
               List<dev.cortex.protocol.session.Interactions.QuestionAnswer> given,
               Boolean approve,
               String feedback,
-              String by) {
+              String by,
+              String via) {
             try {
               interactions.answer(
                   new dev.cortex.protocol.session.Interactions.Answer(
-                      id, given, approve, feedback, by, "slack"));
+                      id, given, approve, feedback, by, via));
               return null;
             } catch (dev.cortex.base.CodedException
                 | dev.cortex.protocol.session.Sessions.BadRequest e) {
@@ -698,46 +807,25 @@ public final class Daemon implements AutoCloseable {
             }
           }
         };
-    SlackChannel front =
-        new SlackChannel(
-            settings,
-            bot,
-            settings.events() ? null : second,
-            settings.events() ? second : null,
-            sessions,
-            (name, channel) ->
-                sessions.createFromFrontDoor(
-                    new SessionService.NewSession(
-                        name,
-                        channel,
-                        settings.project(),
-                        settings.backend(),
-                        null,
-                        null,
-                        null,
-                        dev.cortex.server.sessions.store.Session.Composition.DIRECT,
-                        dev.cortex.server.sessions.store.Session.StartedBy.PERSON,
-                        settings.program(),
-                        settings.workingDirectory(),
-                        null)),
-            answers,
-            options.clock());
-    interactions.onChange(
-        change -> {
-          if (!change.state().equals(dev.cortex.protocol.session.Interactions.OPEN)) {
-            return;
-          }
-          dev.cortex.server.sessions.store.Session session;
-          try {
-            session = sessions.get(change.session());
-          } catch (dev.cortex.server.sessions.SessionException e) {
-            return;
-          }
-          if (session.channelKind().equals(SlackChannel.KIND)) {
-            front.postInteraction(session, interactions.show(change.id()));
-          }
-        });
-    return front;
+    return new FrontDoor(
+        kind,
+        sessions,
+        (name, channel) ->
+            sessions.createFromFrontDoor(
+                new SessionService.NewSession(
+                    name,
+                    channel,
+                    project,
+                    backend,
+                    null,
+                    null,
+                    null,
+                    dev.cortex.server.sessions.store.Session.Composition.DIRECT,
+                    dev.cortex.server.sessions.store.Session.StartedBy.PERSON,
+                    program,
+                    workingDirectory,
+                    null)),
+        answers);
   }
 
   /**
@@ -756,7 +844,14 @@ public final class Daemon implements AutoCloseable {
   private static List<String> platformSecrets(Options options) {
     dev.cortex.models.ApiKeys keys = new dev.cortex.models.ApiKeys(options.home(), options.env());
     List<String> found = new java.util.ArrayList<>();
-    for (String name : List.of("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET")) {
+    for (String name :
+        List.of(
+            "SLACK_BOT_TOKEN",
+            "SLACK_APP_TOKEN",
+            "SLACK_SIGNING_SECRET",
+            "FEISHU_APP_SECRET",
+            "FEISHU_VERIFICATION_TOKEN",
+            "FEISHU_ENCRYPT_KEY")) {
       String value = keys.secret(name, problem -> {});
       if (value != null) {
         found.add(value);
@@ -845,6 +940,10 @@ public final class Daemon implements AutoCloseable {
     SlackChannel slackChannel = slack;
     if (slackChannel != null) {
       slackChannel.close();
+    }
+    FeishuChannel feishuChannel = feishu;
+    if (feishuChannel != null) {
+      feishuChannel.close();
     }
     interactions.close();
     SubagentService delegated = subagents;

@@ -7,9 +7,6 @@ import dev.cortex.server.channels.slack.SlackChannel;
 import dev.cortex.server.sessions.SessionException;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.store.Session;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
@@ -22,20 +19,14 @@ import org.eclipse.jetty.server.Handler;
 final class SlackRoutes {
   private final SessionService sessions;
   private final Supplier<SlackChannel> slack;
-  private final DeviceFileReader devices;
-  private final Path scratch;
+  private final ChatFiles files;
   private final JsonRoutes routes;
 
   SlackRoutes(
-      SessionService sessions,
-      Supplier<SlackChannel> slack,
-      DeviceFileReader devices,
-      Path scratch,
-      String version) {
+      SessionService sessions, Supplier<SlackChannel> slack, ChatFiles files, String version) {
     this.sessions = sessions;
     this.slack = slack;
-    this.devices = devices;
-    this.scratch = scratch;
+    this.files = files;
     this.routes = new JsonRoutes(version);
   }
 
@@ -49,48 +40,26 @@ final class SlackRoutes {
   /** Where Slack's Events API posts, signed (so not behind the webhook's token). */
   static final String EVENTS = "/slack/events";
 
-  /** The largest request of Slack's taken. */
-  static final int MAX_EVENT_BYTES = 1024 * 1024;
-
   /**
    * The Events API's route: Slack's signature is its guard (its caller has no webhook token); a
    * server without the Events API answers 404.
    */
   Handler events() {
-    return new Handler.Abstract() {
-      @Override
-      public boolean handle(
-          org.eclipse.jetty.server.Request request,
-          org.eclipse.jetty.server.Response response,
-          org.eclipse.jetty.util.Callback callback)
-          throws Exception {
-        SlackChannel channel = slack.get();
-        if (!"POST".equals(request.getMethod()) || channel == null) {
-          dev.cortex.http.JsonBodies.error(
-              response, callback, 404, "NOT_FOUND", "Slack's Events API is not enabled here.");
-          return true;
-        }
-        byte[] body = dev.cortex.http.JsonBodies.read(request, MAX_EVENT_BYTES);
-        if (body == null) {
-          dev.cortex.http.JsonBodies.error(
-              response, callback, 413, "INVALID_ARGUMENT", "The request body is too large.");
-          return true;
-        }
-        var headers = request.getHeaders();
-        SlackChannel.HttpAnswer answer =
-            channel.http(
-                body,
-                headers.get(org.eclipse.jetty.http.HttpHeader.CONTENT_TYPE),
-                headers.get("X-Slack-Request-Timestamp"),
-                headers.get("X-Slack-Signature"));
-        response.setStatus(answer.status());
-        response
-            .getHeaders()
-            .put(org.eclipse.jetty.http.HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
-        org.eclipse.jetty.io.Content.Sink.write(response, true, answer.body(), callback);
-        return true;
-      }
-    };
+    return PlatformEvents.handler(
+        "Slack",
+        (body, headers) -> {
+          SlackChannel channel = slack.get();
+          if (channel == null) {
+            return null;
+          }
+          SlackChannel.HttpAnswer answer =
+              channel.http(
+                  body,
+                  headers.get(org.eclipse.jetty.http.HttpHeader.CONTENT_TYPE),
+                  headers.get("X-Slack-Request-Timestamp"),
+                  headers.get("X-Slack-Signature"));
+          return new PlatformEvents.Answer(answer.status(), answer.body());
+        });
   }
 
   static int status(String code) {
@@ -126,43 +95,21 @@ final class SlackRoutes {
       throw new CodedException(
           ErrorCodes.UNAVAILABLE, "Slack is not enabled on this agent server ([slack] enabled).");
     }
-    String name =
-        request.fileName() != null
-            ? request.fileName()
-            : String.valueOf(Path.of(request.filePath()).getFileName());
-    Path fetched = null;
-    try {
-      Path file;
-      long size;
-      if (request.device() == null) {
-        // Only files of the session's working directory: never the agent server's own.
-        WebFiles.Source source =
-            WebFiles.inside(session.workingDirectory(), request.filePath(), Slack.MAX_FILE_BYTES);
-        file = source.path();
-        size = source.size();
-      } else {
-        Files.createDirectories(scratch);
-        fetched = Files.createTempFile(scratch, "slack-", ".part");
-        size = devices.copy(request.device(), request.filePath(), Slack.MAX_FILE_BYTES, fetched);
-        file = fetched;
-      }
+    try (ChatFiles.Staged file =
+        files.stage(
+            session,
+            request.filePath(),
+            request.fileName(),
+            request.device(),
+            Slack.MAX_FILE_BYTES,
+            "slack")) {
       SlackChannel.Sent sent =
-          channel.sendFile(session, file, name, request.title(), request.comment());
+          channel.sendFile(session, file.path(), file.name(), request.title(), request.comment());
       String[] where = session.channel().substring(SlackChannel.KIND.length() + 1).split("/", 2);
       return new Slack.Sent(
-          sent.fileId(), where[0], where.length > 1 ? where[1] : null, name, size);
+          sent.fileId(), where[0], where.length > 1 ? where[1] : null, file.name(), file.size());
     } catch (SlackChannel.SendFailure e) {
       throw new CodedException(Slack.Codes.SLACK_FAILED, e.getMessage());
-    } catch (IOException e) {
-      throw new CodedException(ErrorCodes.INTERNAL, "The file could not be staged for Slack.");
-    } finally {
-      if (fetched != null) {
-        try {
-          Files.deleteIfExists(fetched);
-        } catch (IOException e) {
-          // the scratch folder is swept with the server's temporary files
-        }
-      }
     }
   }
 }

@@ -60,7 +60,10 @@ public final class SessionEnvironment {
           "SLACK_BOT_TOKEN",
           "SLACK_APP_TOKEN",
           "SLACK_SIGNING_SECRET",
-          "FEISHU_APP_SECRET");
+          "FEISHU_APP_ID",
+          "FEISHU_APP_SECRET",
+          "FEISHU_VERIFICATION_TOKEN",
+          "FEISHU_ENCRYPT_KEY");
 
   private final CortexHome home;
   private final Map<String, String> serverEnvironment;

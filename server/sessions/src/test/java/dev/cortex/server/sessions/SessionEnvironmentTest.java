@@ -51,7 +51,13 @@ class SessionEnvironmentTest {
                 "PATH",
                 "/bin",
                 "SLACK_BOT_TOKEN",
-                "xoxb-server-only"),
+                "xoxb-server-only",
+                "FEISHU_APP_SECRET",
+                "feishu-server-only",
+                "FEISHU_VERIFICATION_TOKEN",
+                "feishu-token-server-only",
+                "FEISHU_ENCRYPT_KEY",
+                "feishu-key-server-only"),
             "token",
             () -> 3001);
     return environment.environment(session, environment.mcpConfig(session));
@@ -108,6 +114,8 @@ class SessionEnvironmentTest {
         .doesNotContainKey("SLACK_BOT_TOKEN");
     assertThat(slack).containsEntry("CORTEX_MCP_BUNDLES", "core,ext,slack");
     assertThat(feishu).containsEntry("FEISHU_CHANNEL", "oc_42").doesNotContainKey("SLACK_CHANNEL");
+    assertThat(feishu)
+        .doesNotContainKeys("FEISHU_APP_SECRET", "FEISHU_VERIFICATION_TOKEN", "FEISHU_ENCRYPT_KEY");
     assertThat(feishu).containsEntry("CORTEX_MCP_BUNDLES", "core,ext,feishu");
     assertThat(web).doesNotContainKeys("SLACK_CHANNEL", "FEISHU_CHANNEL");
     assertThat(web).containsEntry("CORTEX_MCP_BUNDLES", "core,ext,interaction,web");

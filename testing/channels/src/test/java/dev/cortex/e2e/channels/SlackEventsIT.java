@@ -38,7 +38,7 @@ class SlackEventsIT {
   @BeforeAll
   static void start() throws Exception {
     slack = new FakeSlack();
-    SlackSetup.write(home, slack, "C0EVT", work, "mode = \"events\"\n");
+    ChannelSetup.slack(home, slack, "C0EVT", work, "mode = \"events\"\n");
     server =
         new AgentServer(
                 home,

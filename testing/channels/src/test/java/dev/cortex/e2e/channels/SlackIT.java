@@ -36,7 +36,7 @@ class SlackIT {
   @BeforeAll
   static void start() throws Exception {
     slack = new FakeSlack();
-    SlackSetup.write(home, slack, ALLOWED, work, "");
+    ChannelSetup.slack(home, slack, ALLOWED, work, "");
     server =
         new AgentServer(
                 home,

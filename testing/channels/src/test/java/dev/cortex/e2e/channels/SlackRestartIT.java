@@ -22,7 +22,7 @@ class SlackRestartIT {
   @Test
   void aMessageSentAgainAfterARestart_isStillOneMessage() throws Exception {
     try (FakeSlack slack = new FakeSlack()) {
-      SlackSetup.write(home, slack, "C0RST", work, "");
+      ChannelSetup.slack(home, slack, "C0RST", work, "");
       Map<String, String> env =
           Map.of("SLACK_BOT_TOKEN", FakeSlack.BOT_TOKEN, "SLACK_APP_TOKEN", FakeSlack.APP_TOKEN);
       try (AgentServer server = new AgentServer(home, env).start()) {

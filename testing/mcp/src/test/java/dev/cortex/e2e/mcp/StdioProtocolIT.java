@@ -286,9 +286,9 @@ class StdioProtocolIT {
     try (RawStdio s = RawStdio.start(env(), "mcp")) {
       defaults = s.initialize("{}").path("result").path("instructions").asString();
     }
-    String pending;
+    String feishu;
     try (RawStdio s = RawStdio.start(env(), "mcp", "--bundles", "core,feishu")) {
-      pending = s.initialize("{}").path("result").path("instructions").asString();
+      feishu = s.initialize("{}").path("result").path("instructions").asString();
     }
 
     assertThat(evidenceOnly)
@@ -299,9 +299,9 @@ class StdioProtocolIT {
         .contains("evidence:", "workflows:", "detach: true", "cortex workflows save")
         .contains("Together: a workflow run can back a claim")
         .contains("isError");
-    assertThat(pending)
-        .contains("core:", "remote_grep", "feishu: serves no tools in this version")
-        .doesNotContain("Together");
+    assertThat(feishu)
+        .contains("core:", "remote_grep", "feishu:", "feishu_send_file")
+        .doesNotContain("Together", "serves no tools");
   }
 
   @Test
@@ -332,7 +332,7 @@ class StdioProtocolIT {
     assertThat(run.stdout()).isEmpty();
     assertThat(run.stderr())
         .contains("telepathy")
-        .contains("core, ext, interaction, web, slack, workers")
+        .contains("core, ext, interaction, web, slack, feishu, workers")
         .contains("evidence, workflows");
   }
 

@@ -12,16 +12,15 @@ import com.slack.api.socket_mode.request.EventsApiEnvelope;
 import com.slack.api.socket_mode.response.AckResponse;
 import dev.cortex.base.Json;
 import dev.cortex.protocol.session.Interactions;
+import dev.cortex.server.channels.ChatText;
+import dev.cortex.server.channels.FrontDoor;
 import dev.cortex.server.sessions.SessionException;
 import dev.cortex.server.sessions.SessionService;
 import dev.cortex.server.sessions.store.Session;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -41,80 +40,20 @@ public final class SlackChannel implements AutoCloseable {
   /** The channel kind of Slack's sessions. */
   public static final String KIND = "slack";
 
-  static final Duration RETRY_FIRST = Duration.ofSeconds(2);
-  static final Duration RETRY_MOST = Duration.ofMinutes(2);
-
-  /** How new sessions are made, besides their name and channel. */
-  public interface NewSessions {
-    Session create(String name, String channel) throws SessionException;
-  }
-
-  /** The agent server's questions and plans, as the buttons answer them. */
-  public interface Answers {
-    /** The interaction now, or null when there is none of that id. */
-    Interactions.View show(String id);
-
-    /**
-     * Records a person's answer ({@code approve} for a plan, else the answers in order): null when
-     * it was taken, else why not, in a sentence.
-     */
-    String answer(
-        String id,
-        List<Interactions.QuestionAnswer> answers,
-        Boolean approve,
-        String feedback,
-        String by);
-  }
-
-  /** The most questions answered part-way at once (a click waits for the other questions). */
-  static final int MAX_PARTIAL = 256;
+  /** The longest message posted: well under Slack's limit, easy to read. */
+  public static final int MESSAGE_LIMIT = 3500;
 
   private final SlackSettings settings;
   private final String botToken;
   private final String appToken;
+  private final FrontDoor door;
   private final SessionService sessions;
-  private final NewSessions newSessions;
-  private final Answers answers;
   private final SlackSignature signature;
   private final java.time.Clock clock;
-  private final java.util.Map<String, String[]> partial =
-      new java.util.LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<String, String[]> eldest) {
-          return size() > MAX_PARTIAL;
-        }
-      };
   private final Slack slack;
-
-  /** The most posts waiting (replies, cards); past it the oldest is dropped, and said. */
-  static final int MAX_WAITING_POSTS = 1000;
-
-  private final ExecutorService posting =
-      new java.util.concurrent.ThreadPoolExecutor(
-          1,
-          1,
-          0,
-          TimeUnit.SECONDS,
-          new java.util.concurrent.ArrayBlockingQueue<>(MAX_WAITING_POSTS),
-          r -> {
-            Thread t = new Thread(r, "slack-post");
-            t.setDaemon(true);
-            return t;
-          },
-          (task, pool) -> {
-            if (!pool.isShutdown()) {
-              pool.getQueue().poll();
-              pool.execute(task);
-              LoggerFactory.getLogger(SlackChannel.class)
-                  .warn("Slack: over {} posts waited; the oldest was dropped", MAX_WAITING_POSTS);
-            }
-          });
-  private final Object creating = new Object();
   private volatile SocketModeClient socket;
   private volatile String botUser;
   private volatile boolean closed;
-  private volatile SessionService.Subscription following;
-  private Thread connector;
 
   /**
    * @param appToken the app-level token of Socket Mode (null in Events API mode)
@@ -125,18 +64,15 @@ public final class SlackChannel implements AutoCloseable {
       String botToken,
       String appToken,
       String signingSecret,
-      SessionService sessions,
-      NewSessions newSessions,
-      Answers answers,
+      FrontDoor door,
       java.time.Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.answers = Objects.requireNonNull(answers, "answers");
+    this.door = Objects.requireNonNull(door, "door");
     this.signature = signingSecret == null ? null : new SlackSignature(signingSecret);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.botToken = botToken;
     this.appToken = appToken;
-    this.sessions = Objects.requireNonNull(sessions, "sessions");
-    this.newSessions = Objects.requireNonNull(newSessions, "newSessions");
+    this.sessions = door.sessions();
     SlackConfig config = new SlackConfig();
     config.setMethodsEndpointUrlPrefix(settings.apiUrl().toString());
     config.setPrettyResponseLoggingEnabled(false);
@@ -151,28 +87,8 @@ public final class SlackChannel implements AutoCloseable {
       log.warn(
           "[slack] names no workspaces and no channels: no Slack message will start a session");
     }
-    following = sessions.followAll(this::onUpdate);
-    connector = new Thread(this::connectLoop, "slack-connect");
-    connector.setDaemon(true);
-    connector.start();
-  }
-
-  private void connectLoop() {
-    Duration wait = RETRY_FIRST;
-    while (!closed) {
-      try {
-        connect();
-        return;
-      } catch (IOException | RuntimeException e) {
-        log.warn("Slack: could not connect ({}); trying again in {} s", safe(e), wait.toSeconds());
-      }
-      try {
-        Thread.sleep(wait.toMillis());
-      } catch (InterruptedException e) {
-        return;
-      }
-      wait = wait.multipliedBy(2).compareTo(RETRY_MOST) > 0 ? RETRY_MOST : wait.multipliedBy(2);
-    }
+    door.start(this::postReply);
+    door.keepTrying("Slack: could not connect", this::connect, this::safe);
   }
 
   private void connect() throws IOException {
@@ -280,7 +196,8 @@ public final class SlackChannel implements AutoCloseable {
     String thread = event.path("thread_ts").asString(null);
     String where = KIND + ":" + channel + (thread == null ? "" : "/" + thread);
     try {
-      Session session = sessionOn(where, channel, thread);
+      Session session =
+          door.sessionOn(where, KIND + "-" + channel + (thread == null ? "" : "-" + thread));
       // Keyed by the message itself: its message event and its app_mention are one message.
       sessions.wake(session.id(), text, KIND, KIND + ":" + channel + ":" + ts);
       return true;
@@ -297,65 +214,12 @@ public final class SlackChannel implements AutoCloseable {
   static final java.util.Set<String> TAKEN_SUBTYPES =
       java.util.Set.of("thread_broadcast", "file_share");
 
-  /**
-   * The session on {@code where}, made when there is none: one at a time, so that two first
-   * messages of a channel make one session. A name taken by another session gives a name of its own
-   * ({@code cortex-<hex>}).
-   */
-  private Session sessionOn(String where, String channel, String thread) throws SessionException {
-    synchronized (creating) {
-      Session found = sessions.findByChannel(where);
-      if (found != null) {
-        return found;
-      }
-      String name = (KIND + "-" + channel + (thread == null ? "" : "-" + thread));
-      name = name.length() <= 64 ? name : name.substring(0, 64);
-      try {
-        sessions.get(name);
-        name = null;
-      } catch (SessionException free) {
-        // the name is free
-      }
-      return newSessions.create(name, where);
-    }
-  }
-
-  /** A live event of a session: a Slack session's ended turn is posted back. */
-  private void onUpdate(String sessionId, SessionService.Update update) {
-    if (update instanceof SessionService.Update.TurnEnded ended) {
-      submit(() -> postReply(sessionId, ended));
-    }
-  }
-
-  private void submit(Runnable post) {
-    try {
-      posting.execute(post);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closing: nothing more is posted
-    }
-  }
-
-  private void postReply(String sessionId, SessionService.Update.TurnEnded ended) {
-    Session session;
-    try {
-      session = sessions.get(sessionId);
-    } catch (SessionException e) {
-      return;
-    }
+  private void postReply(Session session, String executionId, String reply) {
     Where where = Where.of(session.channel());
     if (where == null) {
       return;
     }
-    String reply = sessions.lastSaid(sessionId, ended.executionId());
-    if (reply == null
-        && ended.error() != null
-        && ended.status() != dev.cortex.server.sessions.store.Execution.Status.CANCELLED) {
-      reply = "The turn failed: " + ended.error();
-    }
-    if (reply == null || reply.isBlank()) {
-      return;
-    }
-    for (String part : SlackText.split(reply, SlackText.MESSAGE_LIMIT)) {
+    for (String part : ChatText.split(reply, MESSAGE_LIMIT)) {
       post(where, part);
     }
   }
@@ -385,7 +249,7 @@ public final class SlackChannel implements AutoCloseable {
     if (signature == null) {
       return new HttpAnswer(404, "{\"error\":\"Slack's Events API is not enabled here\"}");
     }
-    if (following == null) {
+    if (!door.started()) {
       // Not started yet: Slack sends it again shortly.
       return new HttpAnswer(503, "{}");
     }
@@ -436,7 +300,7 @@ public final class SlackChannel implements AutoCloseable {
     if (where == null || closed) {
       return;
     }
-    submit(
+    door.submit(
         () -> {
           try {
             ChatPostMessageResponse response =
@@ -479,59 +343,14 @@ public final class SlackChannel implements AutoCloseable {
   }
 
   private void take(SlackCards.Action action, String channel, String by) {
-    Interactions.View view = answers.show(action.interaction());
-    if (view == null || !view.state().equals(Interactions.OPEN)) {
+    Interactions.View view = door.openOn(action.interaction(), channel);
+    if (view == null) {
       return;
     }
-    Session session;
-    try {
-      session = sessions.get(view.sessionId());
-    } catch (SessionException e) {
-      return;
-    }
-    Where where = Where.of(session.channel());
-    if (where == null || !where.channel().equals(channel)) {
-      log.info("Slack: a click for {} came from another channel; ignored", view.id());
-      return;
-    }
-    String refusal;
-    if (!action.kind().equals(SlackCards.ANSWER)) {
-      boolean approve = action.kind().equals(SlackCards.APPROVE);
-      refusal =
-          answers.answer(
-              view.id(),
-              null,
-              approve,
-              approve
-                  ? null
-                  : "Rejected in Slack without a reason: ask in the thread what to change.",
-              by);
-    } else {
-      List<Interactions.Question> questions = view.questions();
-      if (questions == null
-          || action.question() >= questions.size()
-          || questions.get(action.question()).options() == null
-          || action.option() >= questions.get(action.question()).options().size()) {
-        return;
-      }
-      String[] chosen;
-      synchronized (partial) {
-        chosen = partial.computeIfAbsent(view.id() + "/" + by, id -> new String[questions.size()]);
-        chosen[action.question()] =
-            questions.get(action.question()).options().get(action.option()).label();
-        for (String label : chosen) {
-          if (label == null) {
-            return;
-          }
-        }
-        partial.remove(view.id() + "/" + by);
-      }
-      List<Interactions.QuestionAnswer> given = new java.util.ArrayList<>();
-      for (String label : chosen) {
-        given.add(new Interactions.QuestionAnswer(List.of(label), null));
-      }
-      refusal = answers.answer(view.id(), given, null, null, by);
-    }
+    String refusal =
+        action.kind().equals(SlackCards.ANSWER)
+            ? door.choose(view, action.question(), action.option(), by)
+            : door.decide(view, action.kind().equals(SlackCards.APPROVE), "Slack", by);
     if (refusal != null) {
       log.info("Slack: the answer to {} was not taken: {}", view.id(), refusal);
     }
@@ -619,12 +438,6 @@ public final class SlackChannel implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
-    if (following != null) {
-      following.close();
-    }
-    if (connector != null) {
-      connector.interrupt();
-    }
     SocketModeClient client = socket;
     if (client != null) {
       try {
@@ -633,11 +446,6 @@ public final class SlackChannel implements AutoCloseable {
         // closing anyway
       }
     }
-    posting.shutdown();
-    try {
-      posting.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    door.close();
   }
 }

@@ -2,6 +2,7 @@ package dev.cortex.server.channels.slack;
 
 import dev.cortex.base.settings.SettingsTable;
 import dev.cortex.base.settings.TableValues;
+import dev.cortex.server.channels.ChannelTable;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,8 @@ public record SlackSettings(
           null,
           null,
           null);
+
+  static final String IDS = "holds Slack ids (upper-case letters and digits)";
 
   static final Pattern ID = Pattern.compile("[A-Z0-9]{2,32}");
 
@@ -116,39 +119,18 @@ public record SlackSettings(
 
         @Override
         public SlackSettings read(TableValues values) {
-          String url = values.string("api_url", "https://slack.com/api/");
-          URI api;
-          try {
-            api = URI.create(url.endsWith("/") ? url : url + "/");
-          } catch (IllegalArgumentException e) {
-            throw values.problem("api_url", "is not a URL");
-          }
-          if (!"https".equals(api.getScheme()) && !"http".equals(api.getScheme())) {
-            throw values.problem("api_url", "is an http(s) URL");
-          }
+          URI api = ChannelTable.apiUrl(values, "https://slack.com/api/");
           return new SlackSettings(
               values.bool("enabled", false),
               values.oneOf("mode", SOCKET, SOCKET, EVENTS),
               api,
-              ids(values, "workspaces"),
-              ids(values, "channels"),
-              ids(values, "users"),
-              values.has("backend") ? values.string("backend", null) : null,
-              values.has("project") ? values.string("project", null) : null,
-              values.has("working_directory")
-                  ? java.nio.file.Path.of(values.string("working_directory", null))
-                  : null,
+              ChannelTable.ids(values, "workspaces", ID, IDS),
+              ChannelTable.ids(values, "channels", ID, IDS),
+              ChannelTable.ids(values, "users", ID, IDS),
+              ChannelTable.text(values, "backend"),
+              ChannelTable.text(values, "project"),
+              ChannelTable.workingDirectory(values),
               values.strings("program"));
-        }
-
-        private List<String> ids(TableValues values, String key) {
-          List<String> ids = values.has(key) ? values.strings(key) : List.of();
-          for (String id : ids) {
-            if (!ID.matcher(id).matches()) {
-              throw values.problem(key, "holds Slack ids (upper-case letters and digits)");
-            }
-          }
-          return ids;
         }
       };
 }

@@ -1,20 +1,17 @@
-package dev.cortex.server.channels.slack;
+package dev.cortex.server.channels;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A reply cut into Slack messages of at most a limit each: at a blank line when one is near, else
- * at a line's end, else anywhere; a code block cut in two is closed at the end of one message and
+ * A reply cut into chat messages of at most a limit each: at a blank line when one is near, else at
+ * a line's end, else anywhere; a code block cut in two is closed at the end of one message and
  * opened again at the start of the next, so that each message renders on its own.
  */
-public final class SlackText {
-  /** The longest message posted: well under Slack's limit, easy to read. */
-  public static final int MESSAGE_LIMIT = 3500;
-
+public final class ChatText {
   private static final String FENCE = "```";
 
-  private SlackText() {}
+  private ChatText() {}
 
   /** The messages of {@code text}, in order; none for blank text. */
   public static List<String> split(String text, int limit) {
