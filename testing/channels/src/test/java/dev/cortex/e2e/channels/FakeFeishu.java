@@ -125,9 +125,20 @@ public final class FakeFeishu implements AutoCloseable {
         .toList();
   }
 
-  /** The texts sent to {@code chat}, once each (a uuid sent again is one message). */
+  /** The texts sent to {@code chat}, in order: a message sent again with its uuid counts once. */
   List<String> texts(String chat) {
-    return sent(chat, "text").stream().map(c -> c.path("text").asString()).distinct().toList();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    return calls("im/v1/messages").stream()
+        .filter(Call::accepted)
+        .filter(c -> chat.equals(c.json().path("receive_id").asString()))
+        .filter(c -> "text".equals(c.json().path("msg_type").asString()))
+        .filter(
+            c ->
+                c.json().path("uuid").isMissingNode() || seen.add(c.json().path("uuid").asString()))
+        .map(
+            c ->
+                TestJson.JSON.readTree(c.json().path("content").asString()).path("text").asString())
+        .toList();
   }
 
   private String answer(Request request, byte[] body) throws Exception {
