@@ -139,10 +139,20 @@ public final class FrontDoor implements AutoCloseable {
     following =
         sessions.followAll(
             (sessionId, update) -> {
-              if (update instanceof SessionService.Update.TurnEnded ended) {
+              if (update instanceof SessionService.Update.TurnEnded ended && ours(sessionId)) {
                 submit(() -> reply(sessionId, ended, replies));
               }
             });
+  }
+
+  /** Whether {@code sessionId} is on this platform (others' turns never take a place in line). */
+  private boolean ours(String sessionId) {
+    try {
+      String channel = sessions.get(sessionId).channel();
+      return channel != null && channel.startsWith(kind + ":");
+    } catch (SessionException e) {
+      return false;
+    }
   }
 
   private void reply(String sessionId, SessionService.Update.TurnEnded ended, Replies replies) {
@@ -264,22 +274,34 @@ public final class FrontDoor implements AutoCloseable {
    * A click on Approve or Reject of a plan: null when taken, else why not. A rejection from a
    * button carries no reason, so the agent is told to ask.
    */
-  public String decide(Interactions.View view, boolean approve, String platform, String by) {
+  public String decide(
+      Interactions.View view, boolean approve, String platform, String where, String by) {
     return answers.answer(
         view.id(),
         null,
         approve,
         approve
             ? null
-            : "Rejected in " + platform + " without a reason: ask in the thread what to change.",
+            : "Rejected in "
+                + platform
+                + " without a reason: ask in the "
+                + where
+                + " what to change.",
         by,
         kind);
   }
 
   /**
+   * What {@link #choose} answers while the person has not chosen for every question yet (compare by
+   * identity).
+   */
+  @SuppressWarnings("StringOperationCanBeSimplified")
+  public static final String WAITING = new String("waiting for the other questions");
+
+  /**
    * A click on option {@code option} of question {@code question}: the question's answer is kept
    * until every question of the interaction has one from the same person, and then they are
-   * answered together. Null when taken or waiting for the other questions, else why not.
+   * answered together. Null when taken, {@link #WAITING} while other questions wait, else why not.
    */
   public String choose(Interactions.View view, int question, int option, String by) {
     List<Interactions.Question> questions = view.questions();
@@ -297,7 +319,7 @@ public final class FrontDoor implements AutoCloseable {
       chosen[question] = questions.get(question).options().get(option).label();
       for (String label : chosen) {
         if (label == null) {
-          return null;
+          return WAITING;
         }
       }
       partial.remove(view.id() + "/" + by);

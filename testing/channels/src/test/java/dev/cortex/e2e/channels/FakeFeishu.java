@@ -344,6 +344,15 @@ public final class FakeFeishu implements AutoCloseable {
             signed));
   }
 
+  /** Posts {@code payload} encrypted with {@code key}, without signature headers. */
+  static HttpResponse<String> deliverSealedUnsigned(AgentServer server, Object payload, String key)
+      throws Exception {
+    String body =
+        TestJson.JSON.writeValueAsString(
+            Map.of("encrypt", encrypt(key, TestJson.JSON.writeValueAsString(payload))));
+    return post(server, body, Map.of());
+  }
+
   private static HttpResponse<String> post(
       AgentServer server, String body, Map<String, String> headers) throws Exception {
     HttpRequest.Builder request =

@@ -160,9 +160,8 @@ class FeishuIT {
     assertThat(TestJson.JSON.readTree(verified.body()).path("challenge").asString())
         .isEqualTo("ch-9921");
 
-    assertThat(api.call("list", Map.of()).result().toString())
-        .doesNotContain("feishu:oc_other")
-        .doesNotContain("forged");
+    assertThat(api.call("list", Map.of()).result().toString()).doesNotContain("feishu:oc_other");
+    assertThat(SessionApi.userTexts(api.transcript("feishu-" + CHAT))).doesNotContain("forged");
     assertThat(feishu.texts("oc_other")).isEmpty();
     assertThat(server.stderr.toString())
         .contains("not allowed by [feishu]", "a request to /feishu/events was refused")
@@ -237,8 +236,13 @@ class FeishuIT {
     JsonNode pear = button(card(chat, "Which fruit?"), "Pear");
 
     // A click from another chat, then one by the person in the chat.
-    HttpResponse<String> elsewhere = deliver(FakeFeishu.click("ev-302", "oc_other", PERSON, pear));
-    assertThat(elsewhere.body()).contains("toast");
+    HttpResponse<String> outside = deliver(FakeFeishu.click("ev-302", "oc_other", PERSON, pear));
+    assertThat(TestJson.JSON.readTree(outside.body()).path("toast").path("type").asString())
+        .isEqualTo("error");
+    // From another allowed chat, not the question's: not taken either.
+    HttpResponse<String> elsewhere = deliver(FakeFeishu.click("ev-305", "oc_plan01", PERSON, pear));
+    assertThat(TestJson.JSON.readTree(elsewhere.body()).path("toast").path("type").asString())
+        .isEqualTo("info");
     HttpResponse<String> clicked = deliver(FakeFeishu.click("ev-303", chat, PERSON, pear));
     assertThat(TestJson.JSON.readTree(clicked.body()).path("toast").path("type").asString())
         .isEqualTo("success");
@@ -258,6 +262,7 @@ class FeishuIT {
     // Clicked again: answered already, said in the toast.
     assertThat(deliver(FakeFeishu.click("ev-304", chat, PERSON, pear)).body())
         .contains("answered already");
+    assertThat(server.stderr.toString()).contains("came from another channel");
   }
 
   @Test
@@ -283,7 +288,7 @@ class FeishuIT {
             "feishu-" + chat,
             e ->
                 e.path("kind").asString().equals("tool_result")
-                    && e.path("body").path("content").asString().contains("ask in the thread"),
+                    && e.path("body").path("content").asString().contains("ask in the chat"),
             "the rejection");
     assertThat(result.path("body").path("content").asString()).contains("Rejected in Feishu");
   }

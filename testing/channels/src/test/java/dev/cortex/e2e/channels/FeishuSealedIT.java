@@ -50,6 +50,20 @@ class FeishuSealedIT {
         assertThat(FakeFeishu.deliverSealed(server, event, "another-key", now, null).statusCode())
             .isEqualTo(401);
         assertThat(FakeFeishu.deliver(server, event).statusCode()).isEqualTo(401);
+        // The URL check comes encrypted and unsigned: answered once it decrypts with the token.
+        java.net.http.HttpResponse<String> check =
+            FakeFeishu.deliverSealedUnsigned(
+                server,
+                Map.of(
+                    "challenge",
+                    "ch-sealed",
+                    "token",
+                    FakeFeishu.VERIFICATION,
+                    "type",
+                    "url_verification"),
+                FakeFeishu.ENCRYPT_KEY);
+        assertThat(check.statusCode()).isEqualTo(200);
+        assertThat(check.body()).contains("ch-sealed");
         assertThat(api.call("list", Map.of()).result().toString()).doesNotContain("oc_sealed01");
 
         Eventually.until(

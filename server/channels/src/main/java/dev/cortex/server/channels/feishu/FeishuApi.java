@@ -44,7 +44,7 @@ public final class FeishuApi {
   static final int MAX_ANSWER_BYTES = 1024 * 1024;
 
   /** Feishu's codes for a tenant access token it no longer takes. */
-  static final Set<Integer> TOKEN_REFUSED = Set.of(99991661, 99991663, 99991668);
+  static final Set<Integer> TOKEN_REFUSED = Set.of(99991661, 99991663, 99991677);
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -91,7 +91,11 @@ public final class FeishuApi {
   public Bot bot() throws Failure {
     JsonNode answer = call("GET", "bot/v3/info", null);
     JsonNode bot = answer.path("bot");
-    return new Bot(bot.path("open_id").asString(null), bot.path("app_name").asString(null));
+    String openId = bot.path("open_id").asString(null);
+    if (openId == null || openId.isBlank()) {
+      throw new Failure(-1, "bot/v3/info names no bot: is the app's bot capability on?");
+    }
+    return new Bot(openId, bot.path("app_name").asString(null));
   }
 
   /**

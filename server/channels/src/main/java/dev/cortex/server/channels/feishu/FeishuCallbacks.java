@@ -46,6 +46,11 @@ final class FeishuCallbacks {
     this.encryptKey = encryptKey;
   }
 
+  /** Whether bodies come encrypted and signed (an encrypt key is set). */
+  boolean encrypted() {
+    return encryptKey != null;
+  }
+
   /**
    * The request's payload, decrypted, once its signature (with an encrypt key) and its verification
    * token hold. A URL check ({@code url_verification}) needs the token only: Feishu does not sign
@@ -105,7 +110,7 @@ final class FeishuCallbacks {
     return HexFormat.of().formatHex(sha.digest(body));
   }
 
-  private byte[] decrypt(String encrypted) throws Refused {
+  byte[] decrypt(String encrypted) throws Refused {
     byte[] bytes;
     try {
       bytes = Base64.getDecoder().decode(encrypted);

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,12 @@ public final class FeishuChannel implements AutoCloseable {
     if (settings.chats().isEmpty() && settings.tenants().isEmpty()) {
       log.warn("[feishu] names no chats and no tenants: no Feishu message will start a session");
     }
+    if (!callbacks.encrypted()) {
+      log.warn(
+          "Feishu: no FEISHU_ENCRYPT_KEY: events are checked by the verification token alone,"
+              + " which every request carries in its body; set an encrypt key in the event"
+              + " subscription and here");
+    }
     door.start(this::postReply);
     door.keepTrying("Feishu: the app could not sign in", this::signIn, e -> safe(e.getMessage()));
   }
@@ -128,14 +135,6 @@ public final class FeishuChannel implements AutoCloseable {
               event.path("context").path("open_chat_id").asString(null),
               event.path("action").path("value"));
         default:
-          if (payload.has("action") && payload.has("open_chat_id")) {
-            // A card's own request URL (the older callback of message cards).
-            return click(
-                payload.path("open_id").asString(null),
-                payload.path("tenant_key").asString(null),
-                payload.path("open_chat_id").asString(null),
-                payload.path("action").path("value"));
-          }
           return new HttpAnswer(200, "{}");
       }
     } catch (RuntimeException e) {
@@ -243,7 +242,10 @@ public final class FeishuChannel implements AutoCloseable {
     String refusal =
         action.kind().equals(FeishuCards.ANSWER)
             ? door.choose(view, action.question(), action.option(), by)
-            : door.decide(view, action.kind().equals(FeishuCards.APPROVE), "Feishu", by);
+            : door.decide(view, action.kind().equals(FeishuCards.APPROVE), "Feishu", "chat", by);
+    if (refusal == FrontDoor.WAITING) {
+      return toast("info", "Noted: choose an answer to the other questions too.");
+    }
     if (refusal != null) {
       log.info("Feishu: the answer to {} was not taken: {}", view.id(), refusal);
       return toast("error", refusal);
@@ -268,11 +270,35 @@ public final class FeishuChannel implements AutoCloseable {
     }
   }
 
+  /** How often a message that did not reach Feishu is tried, and the first wait between. */
+  static final int SEND_ATTEMPTS = 3;
+
+  static final Duration SEND_RETRY = Duration.ofSeconds(1);
+
+  /**
+   * Sends a message; one that did not reach Feishu (no answer, or not Feishu's) is tried again
+   * twice, after 1 and 4 seconds, safely since its uuid makes a repeat the same message. A refusal
+   * by Feishu is logged and the message dropped.
+   */
   private void post(String chat, String type, Object content, String uuid) {
-    try {
-      api.send(chat, type, content, uuid);
-    } catch (FeishuApi.Failure e) {
-      log.warn("Feishu: a message to {} was not sent: {}", chat, safe(e.getMessage()));
+    long wait = SEND_RETRY.toMillis();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        api.send(chat, type, content, uuid);
+        return;
+      } catch (FeishuApi.Failure e) {
+        if (e.code() != -1 || attempt >= SEND_ATTEMPTS || door.closed()) {
+          log.warn("Feishu: a message to {} was not sent: {}", chat, safe(e.getMessage()));
+          return;
+        }
+      }
+      try {
+        Thread.sleep(wait);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      wait *= 4;
     }
   }
 
@@ -285,7 +311,14 @@ public final class FeishuChannel implements AutoCloseable {
     if (chat == null || closed) {
       return;
     }
-    door.submit(() -> post(chat, "interactive", FeishuCards.card(view), uuid("card/" + view.id())));
+    door.submit(
+        () -> {
+          try {
+            post(chat, "interactive", FeishuCards.card(view), uuid("card/" + view.id()));
+          } catch (RuntimeException e) {
+            log.warn("Feishu: the card of {} could not be made: {}", view.id(), e.toString());
+          }
+        });
   }
 
   /** A file sent to a chat: Feishu's file key and message id. */

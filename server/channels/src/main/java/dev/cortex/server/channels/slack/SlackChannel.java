@@ -350,8 +350,8 @@ public final class SlackChannel implements AutoCloseable {
     String refusal =
         action.kind().equals(SlackCards.ANSWER)
             ? door.choose(view, action.question(), action.option(), by)
-            : door.decide(view, action.kind().equals(SlackCards.APPROVE), "Slack", by);
-    if (refusal != null) {
+            : door.decide(view, action.kind().equals(SlackCards.APPROVE), "Slack", "thread", by);
+    if (refusal != null && refusal != FrontDoor.WAITING) {
       log.info("Slack: the answer to {} was not taken: {}", view.id(), refusal);
     }
   }
