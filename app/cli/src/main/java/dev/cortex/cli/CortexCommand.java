@@ -128,6 +128,8 @@ public final class CortexCommand implements Callable<Integer> {
     line.addSubcommand("workers", dev.cortex.cli.agents.WorkersCommand.line(io));
     line.addSubcommand("models", ModelsCommand.line(io));
     line.addSubcommand("plugins", dev.cortex.cli.plugins.PluginsCommand.line(io));
+    line.addSubcommand("schedule", dev.cortex.cli.schedules.ScheduleCommand.line(io));
+    line.addSubcommand("callback", new dev.cortex.cli.schedules.CallbackCommand(io));
     line.addSubcommand("plugin-proxy", new dev.cortex.cli.plugins.PluginProxyCommand(io));
     line.addSubcommand("completion", new CompletionCommand(io));
     line.addSubcommand("manpages", new ManPagesCommand(io));

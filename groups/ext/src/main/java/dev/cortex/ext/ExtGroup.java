@@ -40,6 +40,35 @@ public final class ExtGroup {
     tools.add(new QueryExecutions(executions).spec());
     tools.add(ContextTool.spec(agentServer));
     tools.addAll(new WaitTools(agentServer).specs());
-    return DESCRIPTOR.group(tools);
+    return DESCRIPTOR.group(
+        tools,
+        List.of(
+            new dev.cortex.mcp.tool.PromptSpec(
+                SCHEDULE_SKILL,
+                "How to schedule runs with the cortex schedule command (timings, targets, policies,"
+                    + " a pre-check), and what scheduleTaskId and callbackSource mean.",
+                ExtGroup::scheduleSkill)),
+        List.of(
+            new dev.cortex.mcp.tool.ResourceSpec(
+                SCHEDULE_SKILL_URI,
+                "SKILL.md",
+                "The cortex-schedule skill: scheduled and callback runs.",
+                "text/markdown",
+                ExtGroup::scheduleSkill)));
+  }
+
+  public static final String SCHEDULE_SKILL = "cortex-schedule";
+  public static final String SCHEDULE_SKILL_URI = "cortex://skill/cortex-schedule/SKILL.md";
+
+  /** The {@code cortex-schedule} skill, as served. */
+  public static String scheduleSkill() {
+    try (java.io.InputStream in = ExtGroup.class.getResourceAsStream("cortex-schedule.md")) {
+      if (in == null) {
+        throw new IllegalStateException("cortex-schedule.md is missing from the program");
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 }

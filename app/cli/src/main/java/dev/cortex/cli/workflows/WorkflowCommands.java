@@ -108,8 +108,52 @@ public final class WorkflowCommands {
                 + " CORTEX_ASSUME_YES=1 does.")
     boolean yes;
 
+    @Option(
+        names = "--notify-session",
+        paramLabel = "SESSION",
+        description =
+            "When the run ends, tell this session of the agent server (a turn whose cortex_context"
+                + " has callbackSource workflow:RUN_ID).")
+    String notifySession;
+
     public Run(Io io) {
       this.io = io;
+    }
+
+    /** Tells {@link #notifySession} that {@code run} ended; a failure to is said, not fatal. */
+    private void notify(RunRecord run) {
+      if (notifySession == null) {
+        return;
+      }
+      String status = run.status().name().toLowerCase(java.util.Locale.ROOT);
+      try {
+        io.agentServer()
+            .post(
+                dev.cortex.protocol.session.Schedules.CALLBACK,
+                new dev.cortex.protocol.session.Schedules.Callback(
+                    "workflow:" + run.runId(),
+                    "The workflow run "
+                        + run.runId()
+                        + " of "
+                        + run.workflow()
+                        + " ended: "
+                        + status
+                        + ". Its trace: cortex runs show "
+                        + run.runId()
+                        + ".",
+                    notifySession,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "workflow:" + run.runId()),
+                dev.cortex.protocol.session.Schedules.Called.class,
+                java.time.Duration.ofSeconds(30),
+                dev.cortex.base.Cancellation.NONE);
+        io.err().println("cortex: told session " + notifySession + " that the run ended.");
+      } catch (dev.cortex.base.CodedException e) {
+        io.err().println("cortex: session " + notifySession + " was not told: " + e.getMessage());
+      }
     }
 
     @Override
@@ -140,10 +184,14 @@ public final class WorkflowCommands {
                     + " Follow it with: cortex runs show "
                     + handle.runId());
         services.awaitRuns();
+        if (notifySession != null) {
+          notify(handle.await());
+        }
         return CortexCommand.OK;
       }
       RunRecord run = handle.await();
       awaited.accept(run);
+      notify(run);
       return WorkflowVerb.ended(io, answer, run, full);
     }
   }

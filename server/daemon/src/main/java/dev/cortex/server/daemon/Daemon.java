@@ -87,6 +87,7 @@ public final class Daemon implements AutoCloseable {
   private final ScheduledExecutorService sweeper;
   private volatile SlackChannel slack;
   private volatile FeishuChannel feishu;
+  private volatile dev.cortex.server.schedules.Scheduler scheduler;
   private final SessionService sessions;
   private final InteractionService interactions;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -369,6 +370,21 @@ public final class Daemon implements AutoCloseable {
     subagents.listen();
     team.start();
     team.recover();
+    dev.cortex.server.schedules.Scheduler scheduler =
+        new dev.cortex.server.schedules.Scheduler(
+            options.database().get(),
+            options.clock(),
+            ScheduleRoutes.launcher(sessions),
+            ScheduleRoutes.checkEnvironment(options.env()));
+    sessions.followAll(
+        (sessionId, update) -> {
+          if (update instanceof SessionService.Update.TurnEnded ended) {
+            scheduler.turnEnded(
+                sessionId,
+                ended.executionId(),
+                ended.status().name().toLowerCase(java.util.Locale.ROOT));
+          }
+        });
     SlackChannel slack = slack(options, sessions, interactions);
     FeishuChannel feishu = feishu(options, sessions, interactions);
     interactions.onChange(
@@ -480,6 +496,10 @@ public final class Daemon implements AutoCloseable {
     FeishuRoutes feishuRoutes =
         new FeishuRoutes(sessions, () -> feishu, chatFiles, options.version());
     webHandlers.putAll(feishuRoutes.handlers());
+    ScheduleRoutes scheduleRoutes =
+        new ScheduleRoutes(scheduler, sessions, options.clock(), options.version());
+    webHandlers.putAll(scheduleRoutes.handlers());
+    webHandlers.putAll(scheduleRoutes.callbackHandlers());
     builder.route(WEBHOOK, FeishuRoutes.EVENTS, feishuRoutes.events());
     webHandlers.forEach(
         (route, handler) ->
@@ -655,6 +675,8 @@ public final class Daemon implements AutoCloseable {
       daemon.feishu = feishu;
       feishu.start();
     }
+    daemon.scheduler = scheduler;
+    scheduler.start();
     // Last: the server file says the server is ready.
     daemon.describeItself(webhookPort, hubPort, ui.enabled() ? boundUi.get() : 0);
     if (!HttpHost.isLoopback(server.hubBind()) && server.hubKeystore() == null) {
@@ -937,6 +959,10 @@ public final class Daemon implements AutoCloseable {
     if (streams != null) {
       streams.close();
     }
+    dev.cortex.server.schedules.Scheduler schedules = scheduler;
+    if (schedules != null) {
+      schedules.close();
+    }
     SlackChannel slackChannel = slack;
     if (slackChannel != null) {
       slackChannel.close();
@@ -1065,6 +1091,7 @@ public final class Daemon implements AutoCloseable {
         TeamSchema.area(),
         dev.cortex.server.plugins.PluginAssignments.area(),
         Signins.area(),
-        WebSchema.area());
+        WebSchema.area(),
+        dev.cortex.server.schedules.SchedulesSchema.area());
   }
 }

@@ -166,6 +166,18 @@ public final class SessionService implements AutoCloseable {
   }
 
   /**
+   * The source of a message a schedule's fire sends ({@code schedule:<id>}): the turn that takes it
+   * has {@code CORTEX_SCHEDULE_TASK_ID}.
+   */
+  public static final String SCHEDULE_SOURCE = "schedule:";
+
+  /**
+   * The source of a message a callback sends ({@code callback:<source>}): the turn that takes it
+   * has {@code CORTEX_CALLBACK_SOURCE}.
+   */
+  public static final String CALLBACK_SOURCE = "callback:";
+
+  /**
    * A new session.
    *
    * @param name null for {@code cortex-<6 hex>}

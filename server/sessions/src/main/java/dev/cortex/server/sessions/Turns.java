@@ -212,13 +212,42 @@ final class Turns implements AutoCloseable {
         session.backendSessionId(),
         session.model(),
         session.workingDirectory(),
-        environment.environment(session, config),
+        triggered(environment.environment(session, config), messages),
         config.file(),
         config.strict(),
         session.program(),
         plugins.servers().isEmpty()
             ? plugins
             : plugins.withMcpConfig(environment.pluginConfig(plugins.servers())));
+  }
+
+  /**
+   * {@code env} with {@code CORTEX_SCHEDULE_TASK_ID} and {@code CORTEX_CALLBACK_SOURCE} for a turn
+   * that a schedule's fire or a callback started (its messages' sources say so; the first of each
+   * counts).
+   */
+  static Map<String, String> triggered(Map<String, String> env, List<Inbox.Message> messages) {
+    String schedule = null;
+    String callback = null;
+    for (Inbox.Message m : messages) {
+      String source = m.source() == null ? "" : m.source();
+      if (schedule == null && source.startsWith(SessionService.SCHEDULE_SOURCE)) {
+        schedule = source.substring(SessionService.SCHEDULE_SOURCE.length());
+      } else if (callback == null && source.startsWith(SessionService.CALLBACK_SOURCE)) {
+        callback = source.substring(SessionService.CALLBACK_SOURCE.length());
+      }
+    }
+    if (schedule == null && callback == null) {
+      return env;
+    }
+    Map<String, String> more = new java.util.LinkedHashMap<>(env);
+    if (schedule != null) {
+      more.put("CORTEX_SCHEDULE_TASK_ID", schedule);
+    }
+    if (callback != null) {
+      more.put("CORTEX_CALLBACK_SOURCE", callback);
+    }
+    return more;
   }
 
   private void onEvent(Session session, LiveTurn turn, BackendEvent event) {
