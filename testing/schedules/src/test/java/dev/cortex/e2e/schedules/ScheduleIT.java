@@ -173,6 +173,35 @@ class ScheduleIT {
   }
 
   @Test
+  void aWorkflowRun_tellsTheSessionItNotifies_whenItEnds() throws Exception {
+    String session = api.create(ScriptedAgent.command(), work, Map.of()).path("id").asString();
+    Path manifest = work.resolve("hello.yaml");
+    java.nio.file.Files.writeString(
+        manifest,
+        """
+        name: hello
+        version: "1"
+        capabilities: [shell]
+        steps:
+          - id: greet
+            kind: shell
+            with: {script: "echo hello"}
+        """);
+    CliRun run = cli("run", manifest.toString(), "--yes", "--notify-session", session);
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    assertThat(run.stderr()).contains("told session " + session);
+    JsonNode told =
+        api.awaitEntry(
+            session,
+            e ->
+                e.path("kind").asString().equals("user")
+                    && e.path("body").path("text").asString().startsWith("The workflow run"),
+            "the run's notice");
+    assertThat(told.path("body").path("text").asString())
+        .contains("of hello ended: succeeded", "Its trace: cortex runs show ");
+  }
+
+  @Test
   void pause_resume_runNow_andRemove() throws Exception {
     JsonNode added =
         add(
