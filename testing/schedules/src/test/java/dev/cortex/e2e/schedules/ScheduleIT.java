@@ -202,6 +202,31 @@ class ScheduleIT {
   }
 
   @Test
+  void theScheduleSkill_isAPromptAndAResourceOfTheExtGroup() {
+    io.modelcontextprotocol.client.McpSyncClient ext = api.records();
+    assertThat(ext.listPrompts().prompts())
+        .extracting(io.modelcontextprotocol.spec.McpSchema.Prompt::name)
+        .contains("cortex-schedule");
+    io.modelcontextprotocol.spec.McpSchema.GetPromptResult prompt =
+        ext.getPrompt(
+            new io.modelcontextprotocol.spec.McpSchema.GetPromptRequest(
+                "cortex-schedule", Map.of()));
+    String body =
+        ((io.modelcontextprotocol.spec.McpSchema.TextContent) prompt.messages().get(0).content())
+            .text();
+    assertThat(body).contains("cortex_context", "--project", "cortex schedule add", "--overlap");
+    io.modelcontextprotocol.spec.McpSchema.ReadResourceResult resource =
+        ext.readResource(
+            new io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest(
+                "cortex://skill/cortex-schedule/SKILL.md"));
+    assertThat(
+            ((io.modelcontextprotocol.spec.McpSchema.TextResourceContents)
+                    resource.contents().get(0))
+                .text())
+        .isEqualTo(body);
+  }
+
+  @Test
   void pause_resume_runNow_andRemove() throws Exception {
     JsonNode added =
         add(
