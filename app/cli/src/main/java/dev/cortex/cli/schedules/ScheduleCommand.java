@@ -1,14 +1,11 @@
 package dev.cortex.cli.schedules;
 
 import dev.cortex.base.Cancellation;
-import dev.cortex.base.CodedException;
-import dev.cortex.base.ErrorCodes;
 import dev.cortex.base.Json;
 import dev.cortex.cli.CortexCommand;
 import dev.cortex.cli.Io;
 import dev.cortex.cli.Table;
 import dev.cortex.protocol.session.Schedules;
-import dev.cortex.protocol.session.Sessions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,20 +58,8 @@ public final class ScheduleCommand implements Callable<Integer> {
     return CortexCommand.USAGE;
   }
 
-  interface Call {
-    int run();
-  }
-
-  static int attempt(Io io, Call call) {
-    try {
-      return call.run();
-    } catch (CodedException e) {
-      io.err().println("cortex: " + e.code() + ": " + e.getMessage());
-      return CortexCommand.FAILED;
-    } catch (Sessions.BadRequest e) {
-      io.err().println("cortex: " + ErrorCodes.INVALID_ARGUMENT + ": " + e.getMessage());
-      return CortexCommand.FAILED;
-    }
+  static int attempt(Io io, dev.cortex.cli.sessions.SessionVerbs.Call call) {
+    return dev.cortex.cli.sessions.SessionVerbs.attempt(io, call);
   }
 
   static <T> T post(Io io, String route, Object request, Class<T> answer) {

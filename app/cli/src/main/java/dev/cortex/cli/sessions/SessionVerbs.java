@@ -11,12 +11,12 @@ import dev.cortex.protocol.session.Sessions;
  * What the session verbs share: one way to run a verb and report its refusal, sending (and
  * following) a message, and stopping a turn.
  */
-final class SessionVerbs {
+public final class SessionVerbs {
   private SessionVerbs() {}
 
   /** A verb's work on the session API; its exit code. */
   @FunctionalInterface
-  interface Call {
+  public interface Call {
     int run();
   }
 
@@ -24,7 +24,7 @@ final class SessionVerbs {
    * Runs {@code call}; a refusal (the server's, or a request that breaks a rule of the API) is
    * printed as {@code cortex: CODE: sentence} and exits {@link CortexCommand#FAILED}.
    */
-  static int attempt(Io io, Call call) {
+  public static int attempt(Io io, Call call) {
     try {
       return call.run();
     } catch (CodedException e) {
