@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param captureBytes output kept of one foreground command (head and tail)
  * @param grepEngine {@code auto}, {@code ripgrep} or {@code java}
  * @param home the device's Cortex home; signals dropped in its {@code spool/} go to the server
+ * @param loginShellPerCommand each command in a login shell of its own ({@code bash -lc}), instead
+ *     of in the login environment resolved once ({@link LoginShell})
  */
 public record ClientOptions(
     URI hub,
@@ -35,7 +37,8 @@ public record ClientOptions(
     int captureBytes,
     String grepEngine,
     Clock clock,
-    Path home) {
+    Path home,
+    boolean loginShellPerCommand) {
   public ClientOptions {
     Objects.requireNonNull(hub, "hub");
     Objects.requireNonNull(name, "name");

@@ -68,18 +68,16 @@ public final class DeviceAgent implements AutoCloseable {
   public DeviceAgent(ClientOptions options) {
     this.options = Objects.requireNonNull(options, "options");
     this.windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("windows");
-    this.jobs =
-        new Jobs(
-            options.jobsDir(), options.environment(), options.workingDirectory(), options.clock());
+    LoginShell shell =
+        windows || options.loginShellPerCommand()
+            ? LoginShell.perCommand(options.environment())
+            : LoginShell.resolvedOnce(options.environment());
+    this.jobs = new Jobs(options.jobsDir(), shell, options.workingDirectory(), options.clock());
     this.grep = new GrepAction(options.workingDirectory(), ripgrep(options), options.environment());
     this.runner =
         new CommandRunner(
             new ShellAction(
-                options.environment(),
-                options.workingDirectory(),
-                options.captureBytes(),
-                windows,
-                jobs),
+                shell, options.workingDirectory(), options.captureBytes(), windows, jobs),
             new FileActions(new AgentsChain(options.agentsHome())),
             new GlobAction(options.workingDirectory()),
             grep,

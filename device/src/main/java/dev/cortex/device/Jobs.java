@@ -36,9 +36,13 @@ final class Jobs {
   static final int DEFAULT_TAIL_BYTES = 16 * 1024;
   static final int MAX_TAIL_BYTES = 1024 * 1024;
 
-  /** Runs the command in a login shell, then records its exit code atomically. */
+  /**
+   * Runs the command in bash ({@code $3}: {@code -c} in the login environment, or {@code -lc}),
+   * then records its exit code atomically.
+   */
   private static final String WRAPPER =
-      "bash -lc \"$1\"; code=$?; printf '%s\\n' \"$code\" > \"$2.tmp\" && mv -f \"$2.tmp\" \"$2\"";
+      "bash \"$3\" \"$1\"; code=$?; printf '%s\\n' \"$code\" > \"$2.tmp\" && mv -f \"$2.tmp\""
+          + " \"$2\"";
 
   /** The waitpoint a job signals when it ends, and the mark that it has. */
   static final String SIGNAL_FILE = "signal.json";
@@ -52,13 +56,17 @@ final class Jobs {
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
   private final Path dir;
-  private final Map<String, String> environment;
+  private final LoginShell shell;
   private final Path workingDirectory;
   private final Clock clock;
 
   Jobs(Path dir, Map<String, String> environment, Path workingDirectory, Clock clock) {
+    this(dir, LoginShell.perCommand(environment), workingDirectory, clock);
+  }
+
+  Jobs(Path dir, LoginShell shell, Path workingDirectory, Clock clock) {
     this.dir = dir;
-    this.environment = environment;
+    this.shell = shell;
     this.workingDirectory = workingDirectory;
     this.clock = clock;
   }
@@ -79,6 +87,7 @@ final class Jobs {
     Path folder = CortexHome.ensureDirectory(dir.resolve(id));
     Path log = folder.resolve("output.log");
     Processes.Detached detached;
+    LoginShell.Invocation bash = shell.now();
     try {
       Files.createFile(log);
       detached =
@@ -90,8 +99,9 @@ final class Jobs {
                           WRAPPER,
                           "cortex-job",
                           command,
-                          folder.resolve("exit").toString()),
-                      environment)
+                          folder.resolve("exit").toString(),
+                          bash.flag()),
+                      bash.environment())
                   .directory(workingDirectory)
                   .build(),
               log);

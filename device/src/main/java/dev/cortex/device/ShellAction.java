@@ -18,13 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * {@code bash}: a command in a login shell ({@code bash -lc}; {@code cmd /c} on Windows) with
- * standard error merged into standard output in order, in a process group of its own. At its
- * timeout, on cancel, or when it ends, the whole group is ended, so nothing it left behind keeps
- * running: long-lived work belongs in a background job.
+ * {@code bash}: a command in bash, in the device user's login environment ({@link LoginShell};
+ * {@code cmd /c} on Windows) with standard error merged into standard output in order, in a process
+ * group of its own. At its timeout, on cancel, or when it ends, the whole group is ended, so
+ * nothing it left behind keeps running: long-lived work belongs in a background job.
  */
 final class ShellAction {
-  private final Map<String, String> environment;
+  private final LoginShell shell;
   private final Path workingDirectory;
   private final int captureBytes;
   private final boolean windows;
@@ -36,7 +36,12 @@ final class ShellAction {
       int captureBytes,
       boolean windows,
       Jobs jobs) {
-    this.environment = environment;
+    this(LoginShell.perCommand(environment), workingDirectory, captureBytes, windows, jobs);
+  }
+
+  ShellAction(
+      LoginShell shell, Path workingDirectory, int captureBytes, boolean windows, Jobs jobs) {
+    this.shell = shell;
     this.workingDirectory = workingDirectory;
     this.captureBytes = captureBytes;
     this.windows = windows;
@@ -83,10 +88,11 @@ final class ShellAction {
     if (timeout < Actions.MIN_TIMEOUT_SECONDS || timeout > Actions.MAX_TIMEOUT_SECONDS) {
       throw ActionException.invalid("timeout must be 1 to 600 seconds; got " + timeout + ".");
     }
+    LoginShell.Invocation bash = shell.now();
     List<String> command =
         windows
             ? List.of("cmd.exe", "/d", "/s", "/c", params.command())
-            : List.of("bash", "-lc", "exec 2>&1\n" + params.command());
+            : bash.command("exec 2>&1\n" + params.command());
     AtomicLong streamable = new AtomicLong(Hub.MAX_STREAMED_CHARS);
     Output stdout = new Output("stdout", streamable, output);
     Output stderr = new Output("stderr", streamable, output);
@@ -94,7 +100,7 @@ final class ShellAction {
     try {
       process =
           Processes.start(
-              ProcessSpec.builder(command, environment)
+              ProcessSpec.builder(command, bash.environment())
                   .directory(workingDirectory)
                   .timeout(Duration.ofSeconds(timeout))
                   .capture(captureBytes / 2, captureBytes / 2)

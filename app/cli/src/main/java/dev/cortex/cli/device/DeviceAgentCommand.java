@@ -82,6 +82,14 @@ public final class DeviceAgentCommand implements Callable<Integer> {
   String grepEngine;
 
   @Option(
+      names = "--login-shell-per-command",
+      description =
+          "Run each command in a login shell of its own (bash -lc), reading the profile every"
+              + " time, instead of in the login environment resolved once (and again when a"
+              + " profile file changes).")
+  boolean loginShellPerCommand;
+
+  @Option(
       names = "--workdir",
       paramLabel = "DIR",
       description = "Where commands start and relative searches begin (default: your home folder).")
@@ -150,7 +158,8 @@ public final class DeviceAgentCommand implements Callable<Integer> {
                 CAPTURE_BYTES,
                 grepEngine,
                 Clock.systemUTC(),
-                home.root()));
+                home.root(),
+                loginShellPerCommand));
     Runtime.getRuntime().addShutdownHook(new Thread(agent::close, "cortex-client-stop"));
     io.err().println("cortex client " + Version.get() + ": connecting to " + hub + " as " + name);
     int code = agent.run();
