@@ -210,7 +210,8 @@ public final class ScheduleCommand implements Callable<Integer> {
         names = "--program",
         paramLabel = "ARG",
         arity = "1..*",
-        description = "For --backend command: the program of each turn.")
+        description =
+            "For --backend command: the program of each turn; last, since it takes every argument after it.")
     List<String> program;
 
     @Option(names = "--paused", description = "Add it paused.")

@@ -376,6 +376,8 @@ public final class Daemon implements AutoCloseable {
             options.clock(),
             ScheduleRoutes.launcher(sessions),
             ScheduleRoutes.checkEnvironment(options.env()));
+    // Loaded before any route can add one (the start later takes up fires claimed before).
+    scheduler.load();
     sessions.followAll(
         (sessionId, update) -> {
           if (update instanceof SessionService.Update.TurnEnded ended) {

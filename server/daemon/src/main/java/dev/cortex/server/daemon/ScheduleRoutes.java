@@ -137,11 +137,39 @@ final class ScheduleRoutes {
             "No session '" + target.sessionId() + "' to run in (cortex sessions list shows them).");
       }
     }
-    if (draft.target() instanceof Schedule.Target.Channel target
-        && !CHANNEL.matcher(target.channel()).matches()) {
+    if (draft.target() instanceof Schedule.Target.Channel target) {
+      if (!CHANNEL.matcher(target.channel()).matches()) {
+        throw new ScheduleException(
+            ScheduleException.INVALID_ARGUMENT,
+            "'"
+                + target.channel()
+                + "' is not a channel: cli:, web:, slack: or feishu: and an id.");
+      }
+      // The front doors' channels are theirs: a schedule may run in a session there, not make one.
+      if (!target.channel().startsWith("cli:")
+          && sessions.findByChannel(target.channel()) == null) {
+        throw new ScheduleException(
+            ScheduleException.INVALID_ARGUMENT,
+            "No session is on "
+                + target.channel()
+                + " yet; a schedule makes sessions only on cli: channels.");
+      }
+    }
+    if (draft.workingDirectory() != null
+        && !java.nio.file.Files.isDirectory(draft.workingDirectory())) {
       throw new ScheduleException(
           ScheduleException.INVALID_ARGUMENT,
-          "'" + target.channel() + "' is not a channel: cli:, web:, slack: or feishu: and an id.");
+          "working_directory " + draft.workingDirectory() + " is not a folder here.");
+    }
+    if ("command".equals(draft.backend()) && draft.program() == null) {
+      throw new ScheduleException(
+          ScheduleException.INVALID_ARGUMENT,
+          "The command backend needs a program (--program, last on the command line).");
+    }
+    if (draft.project() != null && !draft.project().matches("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}")) {
+      throw new ScheduleException(
+          ScheduleException.INVALID_ARGUMENT,
+          "project is 1 to 128 letters, digits and . _ : / -, starting with a letter or digit.");
     }
     String unfit = sessions.unfit(draft.backend(), draft.model());
     if (unfit != null) {
@@ -153,13 +181,29 @@ final class ScheduleRoutes {
   private Schedules.Called callback(Schedules.Callback call) {
     try {
       Session session;
+      // With a key, a fresh session is named by it: the same call again finds the session that
+      // has its message.
+      String named =
+          call.session() == null && call.key() != null
+              ? "cb-" + dev.cortex.base.Hashes.sha256Prefix(call.source() + "\n" + call.key(), 16)
+              : null;
+      Session existing = null;
+      if (named != null) {
+        try {
+          existing = sessions.get(named);
+        } catch (SessionException none) {
+          // made below
+        }
+      }
       if (call.session() != null) {
         session = sessions.get(call.session());
+      } else if (existing != null) {
+        session = existing;
       } else {
         session =
             sessions.create(
                 new SessionService.NewSession(
-                    null,
+                    named,
                     null,
                     call.project(),
                     call.backend(),
@@ -199,6 +243,14 @@ final class ScheduleRoutes {
     return new Scheduler.Launcher() {
       @Override
       public String launch(Schedule s, long fireId, String key) throws Exception {
+        try {
+          return start(s, fireId, key);
+        } catch (SessionException e) {
+          throw new CodedException(e.code(), e.getMessage());
+        }
+      }
+
+      private String start(Schedule s, long fireId, String key) throws SessionException {
         Session session;
         if (s.target() instanceof Schedule.Target.Session target) {
           session = sessions.get(target.sessionId());

@@ -111,16 +111,30 @@ public final class ScheduleStore {
   static long fire(
       Connection c, String scheduleId, Instant due, Instant now, String state, String reason)
       throws SQLException {
+    return fire(c, scheduleId, due, now, state, reason, false);
+  }
+
+  /** The same, for a fire asked for by hand ({@code manual}), which has keys of its own. */
+  static long fire(
+      Connection c,
+      String scheduleId,
+      Instant due,
+      Instant now,
+      String state,
+      String reason,
+      boolean manual)
+      throws SQLException {
     int added =
         Sql.update(
             c,
-            "INSERT OR IGNORE INTO schedule_fires (schedule_id, due_at, claimed_at, state, reason)"
-                + " VALUES (?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO schedule_fires (schedule_id, due_at, claimed_at, state, reason,"
+                + " manual) VALUES (?, ?, ?, ?, ?, ?)",
             scheduleId,
             due,
             now,
             state,
-            reason);
+            reason,
+            manual ? 1 : 0);
     if (added == 0) {
       return -1;
     }
@@ -192,6 +206,24 @@ public final class ScheduleStore {
         "SELECT * FROM schedule_fires WHERE schedule_id = ? AND state = 'started'"
             + " ORDER BY id DESC LIMIT 1",
         ScheduleStore::fire,
+        scheduleId);
+  }
+
+  /** Fires of a schedule claimed or queued that have not started yet. */
+  static int pending(Connection c, String scheduleId) throws SQLException {
+    return Sql.one(
+        c,
+        "SELECT COUNT(*) FROM schedule_fires WHERE schedule_id = ? AND state IN ('claimed',"
+            + " 'queued')",
+        rs -> rs.getInt(1),
+        scheduleId);
+  }
+
+  static int claimed(Connection c, String scheduleId) throws SQLException {
+    return Sql.one(
+        c,
+        "SELECT COUNT(*) FROM schedule_fires WHERE schedule_id = ? AND state = 'claimed'",
+        rs -> rs.getInt(1),
         scheduleId);
   }
 

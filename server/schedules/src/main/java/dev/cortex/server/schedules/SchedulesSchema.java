@@ -5,9 +5,10 @@ import dev.cortex.storage.Migration;
 
 /**
  * The {@code schedules} area: schedules and their fires. A fire is claimed in the transaction that
- * moves its schedule's next due time on, and {@code (schedule_id, due_at)} is unique: however many
- * schedulers share the database, a due time fires once. A fire records what became of it: claimed,
- * queued, started (its session, then its execution and outcome), skipped (and why), or missed.
+ * moves its schedule's next due time on, and {@code (schedule_id, due_at, manual)} is unique:
+ * however many schedulers share the database, a due time fires once. A fire records what became of
+ * it: claimed, queued, started (its session, then its execution and outcome), skipped (and why), or
+ * missed.
  */
 public final class SchedulesSchema {
   private SchedulesSchema() {}
@@ -53,7 +54,8 @@ public final class SchedulesSchema {
               outcome TEXT,
               started_at TEXT,
               ended_at TEXT,
-              UNIQUE (schedule_id, due_at)
+              manual INTEGER NOT NULL DEFAULT 0,
+              UNIQUE (schedule_id, due_at, manual)
             );
             CREATE INDEX schedule_fires_by_state ON schedule_fires (state, schedule_id);
             CREATE INDEX schedule_fires_by_session ON schedule_fires (session_id, state);

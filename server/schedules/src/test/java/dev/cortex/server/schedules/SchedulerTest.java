@@ -281,10 +281,56 @@ class SchedulerTest {
             c ->
                 ScheduleStore.fire(
                     c, s.id(), T0.plusSeconds(600), T0, ScheduleStore.CLAIMED, null));
+    // The server comes back a little after the due time.
+    clock.advance(Duration.ofMinutes(11));
     Scheduler after = scheduler(db, launcher);
     after.start();
     assertThat(launcher.launched.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(launcher.keys).containsExactly("schedule:" + s.id() + ":" + fire);
+  }
+
+  @Test
+  void aFireClaimedBeforeAnOutageLongerThanItsGrace_isRecordedMissed() throws Exception {
+    Database db = database();
+    Scheduler before = scheduler(db, launcher);
+    Schedule s = add(before, every("10m", null, null, null));
+    before.close();
+    db.write(
+        c -> ScheduleStore.fire(c, s.id(), T0.plusSeconds(600), T0, ScheduleStore.CLAIMED, null));
+    clock.advance(Duration.ofHours(3));
+    Scheduler after = scheduler(db, launcher);
+    after.start();
+    assertThat(states(after, s)).containsExactly("missed");
+    assertThat(launcher.keys).isEmpty();
+  }
+
+  @Test
+  void overlapSkip_countsAFireStillInItsCheck() throws Exception {
+    Scheduler scheduler = scheduler(database(), launcher);
+    Path release = data.resolve("release");
+    Schedule s =
+        add(
+            scheduler,
+            every("1m", "skip", null, "while [ ! -f " + release + " ]; do sleep 0.05; done"));
+    clock.advance(Duration.ofMinutes(1));
+    scheduler.tick();
+    clock.advance(Duration.ofMinutes(1));
+    scheduler.tick();
+    Files.writeString(release, "");
+    settle(scheduler);
+    assertThat(states(scheduler, s)).containsExactly("started", "skipped");
+    assertThat(launcher.keys).hasSize(1);
+  }
+
+  @Test
+  void runNow_besideADueFireOfTheSameInstant_losesNeither() throws Exception {
+    Scheduler scheduler = scheduler(database(), launcher);
+    Schedule s = add(scheduler, every("10m", "parallel", null, null));
+    clock.advance(Duration.ofMinutes(10));
+    scheduler.runNow(s.id());
+    tick(scheduler);
+    assertThat(states(scheduler, s)).containsExactly("started", "started");
+    assertThat(launcher.keys).hasSize(2).doesNotHaveDuplicates();
   }
 
   @Test

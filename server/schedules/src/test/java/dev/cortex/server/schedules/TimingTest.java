@@ -59,6 +59,19 @@ class TimingTest {
   }
 
   @Test
+  void aCronAt0230_onTheDaysParisChangesItsClocks_asCronUtilsReadsIt() {
+    Timing cron = timing(add(null, null, null, "30 2 * * *", null, "Europe/Paris"));
+    // Spring: 02:30 is not on the clock on 29 March, and cron does not fire that day.
+    assertThat(cron.next(Instant.parse("2026-03-28T12:00:00Z")))
+        .isEqualTo(Instant.parse("2026-03-30T00:30:00Z"));
+    // Autumn: 02:30 is on the clock twice on 25 October; cron fires once.
+    Instant autumn = cron.next(Instant.parse("2026-10-24T12:00:00Z"));
+    assertThat(autumn.atZone(java.time.ZoneId.of("Europe/Paris")).toLocalTime())
+        .isEqualTo(java.time.LocalTime.of(2, 30));
+    assertThat(cron.next(autumn)).isEqualTo(Instant.parse("2026-10-26T01:30:00Z"));
+  }
+
+  @Test
   void cron_isReadInItsZone_andOnceFiresOnce() {
     Timing cron = timing(add(null, null, null, "0 9 * * 1-5", null, "America/New_York"));
     // Friday 27 March 2026, 10:00 UTC is 06:00 in New York (UTC-4): 09:00 there is 13:00 UTC.
@@ -79,7 +92,8 @@ class TimingTest {
     assertThatThrownBy(() -> timing(add(null, null, null, "61 * * * *", null, null)))
         .hasMessageContaining("not a cron expression");
     assertThatThrownBy(() -> timing(add(null, null, null, "* * *", null, null)))
-        .hasMessageContaining("five fields");
+        .isInstanceOf(ScheduleException.class)
+        .hasMessageContaining("not a cron expression");
     assertThatThrownBy(() -> timing(add("30s", null, null, null, null, null)))
         .hasMessageContaining("at least one minute");
     assertThatThrownBy(() -> timing(add("soon", null, null, null, null, null)))
