@@ -100,9 +100,9 @@ public final class ScheduleBench {
     Scheduler.Launcher launcher =
         new Scheduler.Launcher() {
           @Override
-          public String launch(Schedule schedule, long fireId, String key) {
+          public Scheduler.Launched launch(Schedule schedule, long fireId, String key) {
             launched.add(new long[] {System.nanoTime(), fireId});
-            return "ses-bench";
+            return new Scheduler.Launched("ses-bench", null);
           }
 
           @Override

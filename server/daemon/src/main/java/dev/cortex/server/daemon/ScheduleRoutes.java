@@ -242,7 +242,7 @@ final class ScheduleRoutes {
   static Scheduler.Launcher launcher(SessionService sessions) {
     return new Scheduler.Launcher() {
       @Override
-      public String launch(Schedule s, long fireId, String key) throws Exception {
+      public Scheduler.Launched launch(Schedule s, long fireId, String key) throws Exception {
         try {
           return start(s, fireId, key);
         } catch (SessionException e) {
@@ -250,7 +250,8 @@ final class ScheduleRoutes {
         }
       }
 
-      private String start(Schedule s, long fireId, String key) throws SessionException {
+      private Scheduler.Launched start(Schedule s, long fireId, String key)
+          throws SessionException {
         Session session;
         if (s.target() instanceof Schedule.Target.Session target) {
           session = sessions.get(target.sessionId());
@@ -270,8 +271,12 @@ final class ScheduleRoutes {
           }
           session = made;
         }
-        sessions.wake(session.id(), s.prompt(), SessionService.SCHEDULE_SOURCE + s.id(), key);
-        return session.id();
+        SessionService.Delivery delivery =
+            sessions.wake(session.id(), s.prompt(), SessionService.SCHEDULE_SOURCE + s.id(), key);
+        // The turn that took it when it started one (a message queued behind a turn has none yet).
+        return new Scheduler.Launched(
+            session.id(),
+            SessionService.STARTED.equals(delivery.status()) ? delivery.executionId() : null);
       }
 
       @Override

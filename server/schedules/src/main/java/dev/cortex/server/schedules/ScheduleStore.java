@@ -156,28 +156,42 @@ public final class ScheduleStore {
         fireId);
   }
 
-  static void started(Connection c, long fireId, String sessionId, Instant at) throws SQLException {
+  static void started(Connection c, long fireId, String sessionId, String executionId, Instant at)
+      throws SQLException {
     Sql.update(
         c,
-        "UPDATE schedule_fires SET state = 'started', reason = NULL, session_id = ?, started_at = ?"
-            + " WHERE id = ?",
+        "UPDATE schedule_fires SET state = 'started', reason = NULL, session_id = ?,"
+            + " execution_id = COALESCE(execution_id, ?), started_at = ? WHERE id = ?",
         sessionId,
+        executionId,
         at,
         fireId);
   }
 
   /**
-   * A turn of {@code sessionId} ended: the oldest started fire of that session without an outcome
-   * gets it; whether one did.
+   * A turn of {@code sessionId} ended: the fire whose run it was gets its outcome (the fire that
+   * knows its execution, else the oldest started fire of the session that knows none); whether one
+   * did.
    */
   static boolean ended(
       Connection c, String sessionId, String executionId, String outcome, Instant at)
       throws SQLException {
+    int exact =
+        Sql.update(
+            c,
+            "UPDATE schedule_fires SET outcome = ?, ended_at = ? WHERE execution_id = ? AND"
+                + " outcome IS NULL",
+            outcome,
+            at,
+            executionId);
+    if (exact > 0) {
+      return true;
+    }
     return Sql.update(
             c,
             "UPDATE schedule_fires SET execution_id = ?, outcome = ?, ended_at = ? WHERE id ="
                 + " (SELECT id FROM schedule_fires WHERE session_id = ? AND state = 'started' AND"
-                + " outcome IS NULL ORDER BY id LIMIT 1)",
+                + " execution_id IS NULL AND outcome IS NULL ORDER BY id LIMIT 1)",
             executionId,
             outcome,
             at,

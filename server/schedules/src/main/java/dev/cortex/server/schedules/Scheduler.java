@@ -49,6 +49,9 @@ public final class Scheduler implements AutoCloseable {
   /** The last bytes of a pre-check's output kept with its fire. */
   static final int CHECK_TAIL = 2_000;
 
+  /** Where a fire's run went: its session, and its turn's execution when one took it at once. */
+  public record Launched(String sessionId, String executionId) {}
+
   /**
    * What starts the run of a fire, and knows whether a run still goes. A refusal it throws as a
    * {@link dev.cortex.base.CodedException} is recorded with the fire in its own words; anything
@@ -59,7 +62,7 @@ public final class Scheduler implements AutoCloseable {
      * Starts the run of fire {@code fireId} of {@code schedule}, its message keyed by {@code key}
      * (the same key again, after a restart, is the same message); the session it runs in.
      */
-    String launch(Schedule schedule, long fireId, String key) throws Exception;
+    Launched launch(Schedule schedule, long fireId, String key) throws Exception;
 
     /** Whether a run still goes in {@code sessionId} (a turn runs in it). */
     boolean running(String sessionId);
@@ -441,12 +444,12 @@ public final class Scheduler implements AutoCloseable {
       }
     }
     try {
-      String session =
+      Launched launched =
           launcher.launch(schedule, fireId, "schedule:" + schedule.id() + ":" + fireId);
       Instant at = clock.instant();
       database.write(
           c -> {
-            ScheduleStore.started(c, fireId, session, at);
+            ScheduleStore.started(c, fireId, launched.sessionId(), launched.executionId(), at);
             return null;
           });
     } catch (Exception e) {

@@ -77,10 +77,10 @@ class SchedulerTest {
     volatile CountDownLatch launched = new CountDownLatch(1);
 
     @Override
-    public String launch(Schedule schedule, long fireId, String key) {
+    public Scheduler.Launched launch(Schedule schedule, long fireId, String key) {
       keys.add(key);
       launched.countDown();
-      return "ses-" + schedule.id() + "-" + fireId;
+      return new Scheduler.Launched("ses-" + schedule.id() + "-" + fireId, null);
     }
 
     @Override

@@ -71,7 +71,9 @@ class ScheduleRestartIT {
       server.advanceClock(Duration.ofHours(2));
       server.start();
       Eventually.until(
-          "the second outage's fire", AgentServer.LIMIT, () -> states(server, late).size() == 2);
+          "the second outage's fires",
+          AgentServer.LIMIT,
+          () -> states(server, late).size() == 2 && states(server, strict).size() == 2);
       assertThat(states(server, late)).containsExactly("started", "missed");
       assertThat(states(server, strict)).containsExactly("missed", "missed");
     }
