@@ -55,7 +55,12 @@ class LoginEnvironmentIT {
     profile(userOnce, "once");
     profile(userEach, "each");
     try (AgentServer server =
-        new AgentServer(serverHome, Map.of("CORTEX_CLIENT_TOKEN", SHARED)).start()) {
+        new AgentServer(serverHome, Map.of("CORTEX_CLIENT_TOKEN", SHARED))
+            .machines(
+                """
+                {"machines": {"once": {"platform": "linux"}, "each": {"platform": "linux"}}}
+                """)
+            .start()) {
       server.connect(
           "once",
           onceHome,
