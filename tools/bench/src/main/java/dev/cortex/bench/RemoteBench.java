@@ -43,7 +43,12 @@ public final class RemoteBench {
     Path serverHome = Files.createDirectories(work.resolve("server"));
     Path deviceHome = Files.createDirectories(work.resolve("device"));
     Files.writeString(
-        serverHome.resolve("machines.json"), "{\"machines\":{\"bench\":{\"platform\":\"linux\"}}}");
+        serverHome.resolve("machines.json"),
+        "{\"machines\":{\"bench\":{\"platform\":\"linux\"},\"profiled\":{\"platform\":\"linux\"},"
+            + "\"perline\":{\"platform\":\"linux\"}}}");
+    // A user whose login profile is heavy (a version manager's init takes about this long).
+    Path user = Files.createDirectories(work.resolve("user"));
+    Files.writeString(user.resolve(".bash_profile"), "sleep 0.1\nexport FROM_PROFILE=1\n");
     Path small = Files.writeString(work.resolve("small.txt"), "a small file\n");
     AgentServerBench.progress("starting the agent server and a device ...");
     children.add(
@@ -66,8 +71,33 @@ public final class RemoteBench {
                 "bench"),
             Map.of("CORTEX_HOME", deviceHome.toString(), "CORTEX_CLIENT_TOKEN", TOKEN),
             work.resolve("client.log")));
+    for (String device : List.of("profiled", "perline")) {
+      List<String> command =
+          new java.util.ArrayList<>(
+              List.of(
+                  launcher.toString(),
+                  "client",
+                  "--server",
+                  "ws://127.0.0.1:" + self.path("hub_port").asInt(),
+                  "--name",
+                  device));
+      if (device.equals("perline")) {
+        command.add("--login-shell-per-command");
+      }
+      children.add(
+          AgentServerBench.start(
+              command,
+              Map.of(
+                  "CORTEX_HOME",
+                  Files.createDirectories(work.resolve(device)).toString(),
+                  "CORTEX_CLIENT_TOKEN",
+                  TOKEN,
+                  "HOME",
+                  user.toString()),
+              work.resolve(device + ".log")));
+    }
     String token = Files.readString(serverHome.resolve("config").resolve("webhook-token")).strip();
-    AgentServerBench.await(() -> online(webhook, token), "the device");
+    AgentServerBench.await(() -> online(webhook, token, 3), "the devices");
     Server mcp =
         new Server(
             "cortex",
@@ -80,6 +110,11 @@ public final class RemoteBench {
       client.initialize(LIMIT);
       client.notify("notifications/initialized");
       ObjectNode bash = arguments("remote_bash", "command", "true");
+      ObjectNode profiled = arguments("remote_bash", "command", "true");
+      ((ObjectNode) profiled.path("arguments")).put("device", "profiled");
+      ObjectNode perline = arguments("remote_bash", "command", "true");
+      ((ObjectNode) perline.path("arguments")).put("device", "perline");
+      Map<String, String> heavy = Map.of("HOME", user.toString());
       ObjectNode read = arguments("remote_read", "file_path", small.toString());
       AgentServerBench.progress("warming up: " + warmup + " calls of each kind ...");
       for (int i = 0; i < warmup; i++) {
@@ -87,25 +122,49 @@ public final class RemoteBench {
         call(client, read);
         exec(List.of("/bin/true"));
         exec(List.of("bash", "-lc", "true"));
+        call(client, profiled);
+        exec(List.of("bash", "-c", "true"));
+      }
+      // The per-command device pays the profile every call: fewer warm-ups of it.
+      for (int i = 0; i < Math.min(warmup, 10); i++) {
+        call(client, perline);
+        exec(List.of("bash", "-lc", "true"), heavy);
       }
       AgentServerBench.progress("measuring: " + calls + " calls of each kind, interleaved ...");
       long[] remote = new long[calls];
       long[] remoteRead = new long[calls];
       long[] local = new long[calls];
       long[] localBash = new long[calls];
+      long[] remoteProfiled = new long[calls];
+      long[] plainBash = new long[calls];
+      int slow = Math.min(calls, 100);
+      long[] remotePerLine = new long[slow];
+      long[] heavyLogin = new long[slow];
       for (int i = 0; i < calls; i++) {
         remote[i] = call(client, bash);
         remoteRead[i] = call(client, read);
         local[i] = exec(List.of("/bin/true"));
         localBash[i] = exec(List.of("bash", "-lc", "true"));
+        remoteProfiled[i] = call(client, profiled);
+        plainBash[i] = exec(List.of("bash", "-c", "true"));
+        if (i < slow) {
+          remotePerLine[i] = call(client, perline);
+          heavyLogin[i] = exec(List.of("bash", "-lc", "true"), heavy);
+        }
       }
       return report(
-          calls,
-          warmup,
-          Stats.of(remote),
-          Stats.of(remoteRead),
-          Stats.of(local),
-          Stats.of(localBash));
+              calls,
+              warmup,
+              Stats.of(remote),
+              Stats.of(remoteRead),
+              Stats.of(local),
+              Stats.of(localBash))
+          + profiles(
+              slow,
+              Stats.of(remoteProfiled),
+              Stats.of(plainBash),
+              Stats.of(remotePerLine),
+              Stats.of(heavyLogin));
     }
   }
 
@@ -125,14 +184,21 @@ public final class RemoteBench {
   }
 
   private static long exec(List<String> command) throws IOException, InterruptedException {
+    return exec(command, Map.of());
+  }
+
+  private static long exec(List<String> command, Map<String, String> env)
+      throws IOException, InterruptedException {
     long start = System.nanoTime();
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().putAll(env);
+    Process process = builder.start();
     process.getInputStream().readAllBytes();
     process.waitFor();
     return System.nanoTime() - start;
   }
 
-  private static boolean online(int port, String token) {
+  private static boolean online(int port, String token, int devices) {
     try {
       HttpResponse<String> response =
           HttpClient.newHttpClient()
@@ -142,13 +208,38 @@ public final class RemoteBench {
                       .header("x-cortex-token", token)
                       .build(),
                   HttpResponse.BodyHandlers.ofString());
-      return response.body().contains("\"online\":true");
+      return response.body().split("\"online\":true", -1).length - 1 >= devices;
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
     }
+  }
+
+  /** The login profile's rows: a device user whose profile takes 100 ms. */
+  static String profiles(
+      int slowCalls, Stats resolved, Stats plain, Stats perCommand, Stats heavyLogin) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "\n# A device user whose login profile takes 100 ms (sleep 0.1 in ~/.bash_profile)\n\n");
+    out.append(
+        "| what | p50 ms | p90 ms | p99 ms | max ms | mean ms |\n|---|---|---|---|---|---|\n");
+    AgentServerBench.row(out, "remote_bash `true`, login environment resolved once", resolved);
+    AgentServerBench.row(out, "local exec bash -c true", plain);
+    AgentServerBench.row(
+        out, "remote_bash `true`, --login-shell-per-command (" + slowCalls + " calls)", perCommand);
+    AgentServerBench.row(
+        out, "local exec bash -lc true with that profile (" + slowCalls + " calls)", heavyLogin);
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%nResolved once over local bash -c true (p50): +%.2f ms, (p99): +%.2f ms;"
+                + " per command over it: %.1f ms more at p50.%n",
+            (resolved.p50() - plain.p50()) / 1e6,
+            (resolved.p99() - plain.p99()) / 1e6,
+            (perCommand.p50() - resolved.p50()) / 1e6));
+    return out.toString();
   }
 
   static String report(int calls, int warmup, Stats remote, Stats read, Stats local, Stats bash) {
@@ -162,7 +253,10 @@ public final class RemoteBench {
             warmup));
     out.append(
         "| what | p50 ms | p90 ms | p99 ms | max ms | mean ms |\n|---|---|---|---|---|---|\n");
-    AgentServerBench.row(out, "remote_bash `true` (device runs bash -lc true)", remote);
+    AgentServerBench.row(
+        out,
+        "remote_bash `true` (the device user's own HOME, login environment resolved once)",
+        remote);
     AgentServerBench.row(out, "remote_read of a 13-byte file (no process)", read);
     AgentServerBench.row(out, "local exec /bin/true", local);
     AgentServerBench.row(out, "local exec bash -lc true", bash);
