@@ -41,6 +41,9 @@ final class LoginShell {
   /** The longest a login shell may take to print its environment. */
   static final Duration RESOLVE_TIMEOUT = Duration.ofSeconds(10);
 
+  /** Where the environment starts in what the login shell prints. */
+  static final String MARK = "CORTEX_LOGIN_ENVIRONMENT";
+
   /** Variables that belong to one shell, not to the environment. */
   static final Set<String> SHELL_OWN = Set.of("_", "SHLVL", "PWD", "OLDPWD");
 
@@ -131,7 +134,8 @@ final class LoginShell {
     String home = base.get("HOME");
     try {
       ProcessSpec.Builder spec =
-          ProcessSpec.builder(List.of("bash", "-lc", "exec env -0"), base)
+          ProcessSpec.builder(
+                  List.of("bash", "-lc", "printf '\\0" + MARK + "\\0'; exec env -0"), base)
               .timeout(RESOLVE_TIMEOUT)
               .capture(4 << 20, 0);
       if (home != null && Files.isDirectory(Path.of(home))) {
@@ -146,8 +150,15 @@ final class LoginShell {
             result.timedOut() ? ", timed out" : "");
         return null;
       }
+      // What the profile itself printed comes before the mark, and is not the environment.
+      String printed = result.stdout().text(StandardCharsets.UTF_8);
+      int mark = printed.indexOf("\0" + MARK + "\0");
+      if (mark < 0) {
+        log.warn("the login environment could not be read; each command runs in a login shell");
+        return null;
+      }
       Map<String, String> env = new LinkedHashMap<>();
-      for (String entry : result.stdout().text(StandardCharsets.UTF_8).split("\0")) {
+      for (String entry : printed.substring(mark + MARK.length() + 2).split("\0")) {
         int eq = entry.indexOf('=');
         if (eq > 0 && !SHELL_OWN.contains(entry.substring(0, eq))) {
           env.put(entry.substring(0, eq), entry.substring(eq + 1));

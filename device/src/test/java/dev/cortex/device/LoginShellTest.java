@@ -57,6 +57,7 @@ class LoginShellTest {
 
   static final String PROFILE =
       "echo read >> \"$HOME/reads\"\n"
+          + "echo 'Welcome, PATH=/nowhere'\n"
           + "export CORTEX_FROM_PROFILE=%s\n"
           + "export PATH=\"$HOME/tools:$PATH\"\n"
           + "greet() { echo hi; }\n";
@@ -83,9 +84,10 @@ class LoginShellTest {
   void perCommand_readsTheProfileForEveryCommand_asBefore() throws Exception {
     profile(PROFILE.formatted("each"));
     LoginShell shell = LoginShell.perCommand(env());
-    assertThat(run(shell, "echo $CORTEX_FROM_PROFILE")).isEqualTo("each");
+    // A login shell per command also shows what the profile prints, in every command's output.
+    assertThat(run(shell, "echo $CORTEX_FROM_PROFILE")).isEqualTo("Welcome, PATH=/nowhere\neach");
     assertThat(run(shell, "type greet >/dev/null 2>&1 && echo function || echo none"))
-        .isEqualTo("function");
+        .endsWith("\nfunction");
     assertThat(reads()).isEqualTo(2);
     assertThat(shell.now().flag()).isEqualTo("-lc");
   }
