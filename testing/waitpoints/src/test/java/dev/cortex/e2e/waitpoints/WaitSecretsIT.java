@@ -215,6 +215,11 @@ class WaitSecretsIT {
 
   /** The wait_create answer in the lines the agent sent on, as it got it from its MCP server. */
   static JsonNode createdAsTheAgentGotIt(Path heard) throws Exception {
+    // tee writes each line to the server before the file: the turn can end before the file has
+    // its last lines.
+    dev.cortex.testing.Eventually.until(
+        "the agent's lines in " + heard,
+        () -> Files.readString(heard).contains("\"type\":\"end\""));
     for (String line : Files.readAllLines(heard)) {
       JsonNode event = TestJson.JSON.readTree(line);
       if (event.path("type").asString().equals("tool_result")
