@@ -144,7 +144,8 @@ public final class EvidenceBenchmarkSupport {
   }
 
   /**
-   * {@code Ledger.reviewClaim}: loads, evaluates and saves the snapshot in one write transaction.
+   * {@code Ledger.reviewClaim}: loads (from the ledger's cache while the database is unchanged),
+   * evaluates and saves the snapshot in one write transaction.
    */
   public Review reviewClaim(String projectId, String claimId, Instant now) {
     Results.SavedReview saved = ledger.reviewClaim(projectId, claimId, now);
@@ -152,8 +153,9 @@ public final class EvidenceBenchmarkSupport {
   }
 
   /**
-   * Loads the claim and the tallies of its evidence as {@code Ledger.reviewClaim} does (the same
-   * queries), in a read transaction: the load phase of a ledger review, timed on its own.
+   * Loads the claim and the tallies of its evidence as {@code Ledger.reviewClaim} does after a
+   * write (the same queries), in a read transaction: the load phase of such a review, timed on its
+   * own.
    */
   public InMemoryClaim load(String projectId, String claimId) {
     ClaimTallies loaded =

@@ -36,6 +36,9 @@ final class Ledger {
   private final Supplier<Database> database;
   private final Supplier<String> ids;
 
+  /** The claims and tallies reviews read, while the database is unchanged. */
+  private final TallyCache reviewed = new TallyCache();
+
   Ledger(Supplier<Database> database) {
     this(database, () -> UUID.randomUUID().toString());
   }
@@ -223,7 +226,7 @@ final class Ledger {
         .write(
             c -> {
               Policy policy = policy(c, projectId);
-              ClaimTallies target = tallies(c, claim(c, projectId, claimId));
+              ClaimTallies target = reviewed.tallies(c, projectId, claimId);
               ReviewModel.Outcome outcome = Reviewer.reviewClaim(policy, target);
               return save(c, projectId, "claim", claimId, null, List.of(), List.of(), outcome, now);
             });
@@ -242,7 +245,7 @@ final class Ledger {
               Policy policy = policy(c, projectId);
               List<ClaimTallies> claims = new ArrayList<>();
               for (String claimId : claimIds) {
-                claims.add(tallies(c, claim(c, projectId, claimId)));
+                claims.add(reviewed.tallies(c, projectId, claimId));
               }
               List<Assumption> assumptions = new ArrayList<>();
               for (String assumptionId : assumptionIds) {
@@ -279,20 +282,22 @@ final class Ledger {
             outcome.claimEvaluations(),
             outcome.findings(),
             Sql.stamp(now));
-    Sql.update(
-        c,
-        """
+    int saved =
+        Sql.update(
+            c,
+            """
         INSERT INTO evidence_reviews (review_id, project_id, target_type, target_id, decision, status, policy_version, snapshot, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-        review.reviewId(),
-        projectId,
-        targetType,
-        targetId,
-        decision,
-        review.status(),
-        review.policyVersion(),
-        Json.write(review),
-        now);
+            review.reviewId(),
+            projectId,
+            targetType,
+            targetId,
+            decision,
+            review.status(),
+            review.policyVersion(),
+            Json.write(review),
+            now);
+    reviewed.wrote(c, saved);
     return review;
   }
 
@@ -388,13 +393,18 @@ final class Ledger {
       throw ToolException.invalidReference(
           "No claim '" + claimId + "' in project '" + projectId + "'.");
     }
+    return withCriteria(c, claim);
+  }
+
+  /** The claim with its criteria, in their order, read from the database. */
+  static Claim withCriteria(Connection c, Claim claim) throws SQLException {
     List<Criterion> criteria =
         Sql.query(
             c,
             "SELECT criterion_id, key, description, required FROM evidence_criteria WHERE claim_id = ? ORDER BY position",
             rs ->
                 new Criterion(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4) != 0),
-            claimId);
+            claim.id());
     return new Claim(claim.id(), claim.projectId(), claim.statement(), criteria, claim.createdAt());
   }
 
@@ -441,36 +451,66 @@ final class Ledger {
   static ClaimTallies tallies(Connection c, Claim claim) throws SQLException {
     String text = Sql.one(c, TALLY_SQL, rs -> rs.getString(1), claim.id());
     List<Tally> tallies = new ArrayList<>();
+    String criterion = null;
     for (int start = 0; text != null && start < text.length(); ) {
       int end = text.indexOf('\n', start);
       end = end < 0 ? text.length() : end;
-      tallies.add(tally(text, start, end));
+      int space = text.indexOf(' ', start);
+      // Lines come in key order, a criterion's lines together: its ID is read once.
+      if (criterion == null
+          || criterion.length() != space - start
+          || !text.startsWith(criterion, start)) {
+        criterion = text.substring(start, space);
+      }
+      tallies.add(tally(text, criterion, space, end));
       start = end + 1;
     }
     return new ClaimTallies(claim, tallies);
   }
 
-  /** One line {@code criterion relation origin count ids} of {@link #TALLY_SQL}'s text. */
-  private static Tally tally(String text, int start, int end) {
-    int[] spaces = new int[4];
-    for (int i = 0, at = start - 1; i < spaces.length; i++) {
-      at = text.indexOf(' ', at + 1);
-      spaces[i] = at;
-    }
-    String criterion = text.substring(start, spaces[0]);
-    List<String> ids = new ArrayList<>(Tally.KEPT);
-    for (int from = spaces[3] + 1; from < end; ) {
+  private static final Relation[] RELATIONS = Relation.values();
+  private static final String[] RELATION_SPELLINGS = WireName.values(Relation.class);
+  private static final Origin[] ORIGINS = Origin.values();
+  private static final String[] ORIGIN_SPELLINGS = WireName.values(Origin.class);
+
+  /**
+   * The rest of one line {@code criterion relation origin count ids} of {@link #TALLY_SQL}'s text,
+   * from the space after the criterion ({@code at}) to {@code end}.
+   */
+  private static Tally tally(String text, String criterion, int at, int end) {
+    int relationEnd = text.indexOf(' ', at + 1);
+    int originEnd = text.indexOf(' ', relationEnd + 1);
+    int countEnd = text.indexOf(' ', originEnd + 1);
+    String[] ids = new String[Tally.KEPT];
+    int kept = 0;
+    for (int from = countEnd + 1; from < end && kept < ids.length; ) {
       int comma = text.indexOf(',', from);
       int to = comma < 0 || comma > end ? end : comma;
-      ids.add(text.substring(from, to));
+      ids[kept++] = text.substring(from, to);
       from = to + 1;
     }
     return new Tally(
         criterion.isEmpty() ? null : criterion,
-        WireName.parse(Relation.class, text.substring(spaces[0] + 1, spaces[1])),
-        WireName.parse(Origin.class, text.substring(spaces[1] + 1, spaces[2])),
-        Integer.parseInt(text, spaces[2] + 1, spaces[3], 10),
-        ids);
+        spelled(Relation.class, RELATIONS, RELATION_SPELLINGS, text, at + 1, relationEnd),
+        spelled(Origin.class, ORIGINS, ORIGIN_SPELLINGS, text, relationEnd + 1, originEnd),
+        Integer.parseInt(text, originEnd + 1, countEnd, 10),
+        switch (kept) {
+          case 0 -> List.of();
+          case 1 -> List.of(ids[0]);
+          case 2 -> List.of(ids[0], ids[1]);
+          default -> List.of(ids);
+        });
+  }
+
+  /** The constant spelled by {@code text} from {@code from} to {@code to}, as WireName.parse. */
+  private static <E extends Enum<E> & WireName> E spelled(
+      Class<E> type, E[] constants, String[] spellings, String text, int from, int to) {
+    for (int i = 0; i < constants.length; i++) {
+      if (spellings[i].length() == to - from && text.startsWith(spellings[i], from)) {
+        return constants[i];
+      }
+    }
+    return WireName.parse(type, text.substring(from, to));
   }
 
   static Evidence evidence(ResultSet rs) throws SQLException {

@@ -15,14 +15,13 @@ import dev.cortex.evidence.ReviewModel.Finding;
 import dev.cortex.evidence.ReviewModel.Rule;
 import dev.cortex.evidence.ReviewModel.Severity;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Deterministic reviews: the same records and policy always give the same evaluations and the same
@@ -38,8 +37,9 @@ final class Reviewer {
 
   /** Reviews one claim: the outcome's status is the claim's status. */
   static ReviewModel.Outcome reviewClaim(Policy policy, ClaimTallies target) {
-    ClaimEvaluation evaluation = evaluate(policy, target);
-    List<Finding> findings = new ArrayList<>(claimFindings(policy, target, evaluation));
+    Grouped grouped = Grouped.of(target);
+    ClaimEvaluation evaluation = evaluate(policy, grouped);
+    List<Finding> findings = claimFindings(policy, grouped, evaluation);
     findings.sort(Finding.ORDER);
     return new ReviewModel.Outcome(
         evaluation.status().wire(), policy, List.of(evaluation), findings);
@@ -51,9 +51,10 @@ final class Reviewer {
     List<ClaimEvaluation> evaluations = new ArrayList<>();
     List<Finding> findings = new ArrayList<>();
     for (ClaimTallies claim : claims) {
-      ClaimEvaluation evaluation = evaluate(policy, claim);
+      Grouped grouped = Grouped.of(claim);
+      ClaimEvaluation evaluation = evaluate(policy, grouped);
       evaluations.add(evaluation);
-      findings.addAll(claimFindings(policy, claim, evaluation));
+      findings.addAll(claimFindings(policy, grouped, evaluation));
     }
     for (Assumption assumption : assumptions) {
       assumptionFinding(assumption).ifPresent(findings::add);
@@ -68,15 +69,17 @@ final class Reviewer {
   }
 
   static ClaimEvaluation evaluate(Policy policy, ClaimTallies target) {
-    Claim claim = target.claim();
-    List<Criterion> required = claim.required();
-    List<CriterionEvaluation> outcomes = new ArrayList<>();
+    return evaluate(policy, Grouped.of(target));
+  }
+
+  private static ClaimEvaluation evaluate(Policy policy, Grouped target) {
+    List<Criterion> required = target.required();
+    List<CriterionEvaluation> outcomes = new ArrayList<>(required.size());
     boolean anyAdmissibleContradiction = false;
     boolean allAdmissiblySupported = !required.isEmpty();
     boolean allReported = !required.isEmpty();
-    Map<String, List<Tally>> byCriterion = byCriterion(target.tallies());
     for (Criterion criterion : required) {
-      Linked linked = Linked.of(policy, byCriterion.getOrDefault(criterion.id(), List.of()));
+      Linked linked = Linked.of(policy, target.of(criterion));
       outcomes.add(new CriterionEvaluation(linked.outcome(), criterion.id(), criterion.key()));
       anyAdmissibleContradiction |= linked.admissibleContradictions > 0;
       allAdmissiblySupported &= linked.admissibleSupports > 0;
@@ -88,7 +91,37 @@ final class Reviewer {
             ? ClaimStatus.CONTRADICTED
             : allAdmissiblySupported ? ClaimStatus.VERIFIED : ClaimStatus.UNVERIFIED;
     String assurance = status == ClaimStatus.UNVERIFIED ? "none" : "provisional";
-    return new ClaimEvaluation(claim.id(), status, assurance, allReported, outcomes);
+    return new ClaimEvaluation(target.claim().id(), status, assurance, allReported, outcomes);
+  }
+
+  /**
+   * A claim's required criteria and its tallies grouped by criterion, worked out once per review
+   * and shared by the evaluation and the findings.
+   */
+  private record Grouped(
+      Claim claim,
+      List<Tally> tallies,
+      List<Criterion> required,
+      Set<String> requiredIds,
+      Map<String, List<Tally>> byCriterion) {
+    static Grouped of(ClaimTallies target) {
+      Claim claim = target.claim();
+      List<Criterion> required = new ArrayList<>(claim.criteria().size());
+      Set<String> requiredIds = new HashSet<>();
+      for (Criterion criterion : claim.criteria()) {
+        if (criterion.required()) {
+          required.add(criterion);
+          requiredIds.add(criterion.id());
+        }
+      }
+      return new Grouped(
+          claim, target.tallies(), required, requiredIds, Reviewer.byCriterion(target.tallies()));
+    }
+
+    /** The tallies of one criterion. */
+    List<Tally> of(Criterion criterion) {
+      return byCriterion.getOrDefault(criterion.id(), List.of());
+    }
   }
 
   /** Counts of the evidence linked to one criterion. */
@@ -130,10 +163,10 @@ final class Reviewer {
   }
 
   private static List<Finding> claimFindings(
-      Policy policy, ClaimTallies target, ClaimEvaluation evaluation) {
+      Policy policy, Grouped target, ClaimEvaluation evaluation) {
     Claim claim = target.claim();
     List<Finding> findings = new ArrayList<>();
-    List<Criterion> required = claim.required();
+    List<Criterion> required = target.required();
     if (required.isEmpty()) {
       findings.add(
           finding(
@@ -143,12 +176,8 @@ final class Reviewer {
               claim.id(),
               null));
     }
-    Map<String, List<Tally>> byCriterion = byCriterion(target.tallies());
     for (Criterion criterion : required) {
-      boolean supported =
-          byCriterion.getOrDefault(criterion.id(), List.of()).stream()
-              .anyMatch(t -> t.relation() == Relation.SUPPORTS);
-      if (!supported) {
+      if (!anySupports(target.of(criterion))) {
         findings.add(
             finding(
                 Rule.MISSING_REQUIRED_EVIDENCE,
@@ -167,79 +196,118 @@ final class Reviewer {
               claim.id(),
               null));
     }
-    findings.addAll(contradictions(policy, target, byCriterion));
-    grouped(
-            Rule.REPORTED_ONLY_EVIDENCE,
-            Severity.INFO,
-            claim.id(),
-            null,
-            target.tallies(),
-            t -> t.relation() != Relation.NEUTRAL && !policy.admits(t.origin()),
-            " supporting or contradicting record(s) have origins that policy "
-                + policy.version()
-                + " does not admit.")
-        .ifPresent(findings::add);
+    contradictions(policy, target, findings);
+    Group reportedOnly = new Group();
+    for (Tally t : target.tallies()) {
+      if (t.relation() != Relation.NEUTRAL && !policy.admits(t.origin())) {
+        reportedOnly.add(t);
+      }
+    }
+    if (reportedOnly.total > 0) {
+      findings.add(
+          reportedOnly.finding(
+              Rule.REPORTED_ONLY_EVIDENCE,
+              Severity.INFO,
+              claim.id(),
+              null,
+              " supporting or contradicting record(s) have origins that policy "
+                  + policy.version()
+                  + " does not admit."));
+    }
     return findings;
+  }
+
+  private static boolean anySupports(List<Tally> tallies) {
+    for (Tally t : tallies) {
+      if (t.relation() == Relation.SUPPORTS) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
    * Admissible contradictions of a required criterion are errors, one per criterion; the rest is
    * one warning.
    */
-  private static List<Finding> contradictions(
-      Policy policy, ClaimTallies target, Map<String, List<Tally>> byCriterion) {
+  private static void contradictions(Policy policy, Grouped target, List<Finding> findings) {
     Claim claim = target.claim();
-    List<Finding> findings = new ArrayList<>();
-    Set<String> requiredIds =
-        claim.required().stream().map(Criterion::id).collect(Collectors.toSet());
-    for (Criterion criterion : claim.required()) {
-      grouped(
-              Rule.CONTRADICTORY_EVIDENCE,
-              Severity.ERROR,
-              claim.id(),
-              criterion.id(),
-              byCriterion.getOrDefault(criterion.id(), List.of()),
-              t -> t.relation() == Relation.CONTRADICTS && policy.admits(t.origin()),
-              " admissible record(s) contradict required criterion '" + criterion.key() + "'.")
-          .ifPresent(findings::add);
-    }
-    grouped(
-            Rule.CONTRADICTORY_EVIDENCE,
-            Severity.WARNING,
-            claim.id(),
-            null,
-            target.tallies(),
-            t ->
-                t.relation() == Relation.CONTRADICTS
-                    && !(policy.admits(t.origin()) && requiredIds.contains(t.criterionId())),
-            " record(s) are recorded as contradicting the claim.")
-        .ifPresent(findings::add);
-    return findings;
-  }
-
-  /** One finding over every matching tally: the total, and the smallest IDs among them. */
-  private static Optional<Finding> grouped(
-      Rule rule,
-      Severity severity,
-      String claimId,
-      String criterionId,
-      List<Tally> tallies,
-      Predicate<Tally> match,
-      String what) {
-    int total = 0;
-    TreeSet<String> smallest = new TreeSet<>();
-    for (Tally t : tallies) {
-      if (match.test(t)) {
-        total += t.count();
-        smallest.addAll(t.firstIds());
+    for (Criterion criterion : target.required()) {
+      Group admitted = new Group();
+      for (Tally t : target.of(criterion)) {
+        if (t.relation() == Relation.CONTRADICTS && policy.admits(t.origin())) {
+          admitted.add(t);
+        }
+      }
+      if (admitted.total > 0) {
+        findings.add(
+            admitted.finding(
+                Rule.CONTRADICTORY_EVIDENCE,
+                Severity.ERROR,
+                claim.id(),
+                criterion.id(),
+                " admissible record(s) contradict required criterion '" + criterion.key() + "'."));
       }
     }
-    if (total == 0) {
-      return Optional.empty();
+    Group rest = new Group();
+    for (Tally t : target.tallies()) {
+      if (t.relation() == Relation.CONTRADICTS
+          && !(policy.admits(t.origin()) && target.requiredIds().contains(t.criterionId()))) {
+        rest.add(t);
+      }
     }
-    List<String> ids = smallest.stream().limit(Finding.MAX_IDS).toList();
-    return Optional.of(
-        new Finding(rule, severity, total + what, claimId, criterionId, null, total, ids));
+    if (rest.total > 0) {
+      findings.add(
+          rest.finding(
+              Rule.CONTRADICTORY_EVIDENCE,
+              Severity.WARNING,
+              claim.id(),
+              null,
+              " record(s) are recorded as contradicting the claim."));
+    }
+  }
+
+  /**
+   * The tallies one grouped finding covers: their total, and the {@value Finding#MAX_IDS} smallest
+   * distinct IDs among them, in order.
+   */
+  private static final class Group {
+    private final String[] smallest = new String[Finding.MAX_IDS];
+    private int kept;
+    int total;
+
+    void add(Tally t) {
+      total += t.count();
+      for (String id : t.firstIds()) {
+        keep(id);
+      }
+    }
+
+    private void keep(String id) {
+      int at = kept;
+      while (at > 0) {
+        int order = smallest[at - 1].compareTo(id);
+        if (order == 0) {
+          return;
+        }
+        if (order < 0) {
+          break;
+        }
+        at--;
+      }
+      if (at == smallest.length) {
+        return;
+      }
+      int last = Math.min(kept, smallest.length - 1);
+      System.arraycopy(smallest, at, smallest, at + 1, last - at);
+      smallest[at] = id;
+      kept = Math.min(kept + 1, smallest.length);
+    }
+
+    Finding finding(Rule rule, Severity severity, String claimId, String criterionId, String what) {
+      List<String> ids = List.of(Arrays.copyOf(smallest, kept));
+      return new Finding(rule, severity, total + what, claimId, criterionId, null, total, ids);
+    }
   }
 
   /** The tallies of each criterion (claim-level ones are left out: no criterion asks for them). */

@@ -227,6 +227,33 @@ class ReviewerTest {
   }
 
   @Test
+  void groupedFinding_overManyTallies_keepsTheThreeSmallestIdsOfAll() {
+    Claim claim = claim("c1", required("k1", "one"), optional("k2", "two"));
+    List<Evidence> evidence =
+        List.of(
+            ev("e7", "k1", Relation.SUPPORTS, Origin.AGENT_REPORTED),
+            ev("e5", "k1", Relation.CONTRADICTS, Origin.AGENT_REPORTED),
+            ev("e9", "k2", Relation.SUPPORTS, Origin.AGENT_REPORTED),
+            ev("e3", "k2", Relation.SUPPORTS, Origin.AGENT_REPORTED),
+            ev("e8", null, Relation.CONTRADICTS, Origin.AGENT_REPORTED),
+            ev("e1", null, Relation.SUPPORTS, Origin.AGENT_REPORTED),
+            ev("e6", "k1", Relation.SUPPORTS, Origin.AGENT_REPORTED),
+            ev("e4", "k1", Relation.SUPPORTS, Origin.USER_ATTESTED),
+            ev("e2", "k1", Relation.NEUTRAL, Origin.AGENT_REPORTED));
+
+    Finding reportedOnly =
+        Reviewer.reviewClaim(Policy.STRICT_1, new ClaimWithEvidence(claim, evidence))
+            .findings()
+            .stream()
+            .filter(f -> f.ruleId() == ReviewModel.Rule.REPORTED_ONLY_EVIDENCE)
+            .findFirst()
+            .orElseThrow();
+
+    assertThat(reportedOnly.evidenceCount()).isEqualTo(8);
+    assertThat(reportedOnly.evidenceIds()).containsExactly("e1", "e3", "e4");
+  }
+
+  @Test
   void reviewDecision_contradictedClaim_isBlockedRecommendation() {
     ClaimWithEvidence contradicted =
         new ClaimWithEvidence(claim("c1", required("k1", "one")), linked("k1", "c:u"));

@@ -127,24 +127,37 @@ public final class EvidenceBench {
       EvidenceBenchmarkSupport ledger, ClaimSpec claim, InMemoryClaim loaded, String policy) {
     progress("reviews under " + policy);
     ledger.provision(PROJECT, policy, clock.instant());
-    Timed pure = timed(() -> EvidenceBenchmarkSupport.review(policy, loaded));
-    Timed stored = timed(() -> ledger.reviewClaim(PROJECT, claim.id(), clock.instant()));
+    Timed pure = timed(() -> EvidenceBenchmarkSupport.review(policy, loaded), () -> {});
+    Timed stored = timed(() -> ledger.reviewClaim(PROJECT, claim.id(), clock.instant()), () -> {});
+    Timed afresh =
+        timed(
+            () -> ledger.reviewClaim(PROJECT, claim.id(), clock.instant()),
+            () -> ledger.provision(PROJECT, policy, clock.instant()));
     return new EvidenceResults.PolicyRun(
-        policy, pure.nanos(), stored.nanos(), pure.last(), stored.last());
+        policy,
+        pure.nanos(),
+        stored.nanos(),
+        afresh.nanos(),
+        pure.last(),
+        stored.last(),
+        afresh.last());
   }
 
   /**
-   * Warm-up, a full GC, then the measured repetitions; keeps the last result. The GC also settles
-   * the records a pure review reads in the heap (see tools/bench/README.md), whatever ran before.
+   * Warm-up, a full GC, then the measured repetitions, each after {@code before} (not timed); keeps
+   * the last result. The GC also settles the records a pure review reads in the heap (see
+   * tools/bench/README.md), whatever ran before.
    */
-  private Timed timed(Supplier<Review> review) {
+  private Timed timed(Supplier<Review> review, Runnable before) {
     for (int i = 0; i < options.warmup(); i++) {
+      before.run();
       sink += review.get().status().length();
     }
     System.gc();
     long[] nanos = new long[options.repeats()];
     Review last = null;
     for (int i = 0; i < nanos.length; i++) {
+      before.run();
       long start = System.nanoTime();
       last = review.get();
       nanos[i] = System.nanoTime() - start;

@@ -35,9 +35,19 @@ record EvidenceResults(
    */
   record Storage(long seedNanos, long fileBytes, long walBytes, String pragmas, String queryPlan) {}
 
-  /** Reviews under one policy: the pure engine and the ledger, with the last result of each. */
+  /**
+   * Reviews under one policy, with the last result of each: the pure engine; the ledger, reviewing
+   * the claim again and again (the tallies from the ledger's cache); and the ledger after a write
+   * each time (the policy set again), which drops the cache, so that it reads claim and tallies.
+   */
   record PolicyRun(
-      String policy, long[] pure, long[] ledger, Review pureReview, Review ledgerReview) {}
+      String policy,
+      long[] pure,
+      long[] ledger,
+      long[] afresh,
+      Review pureReview,
+      Review ledgerReview,
+      Review afreshReview) {}
 
   /**
    * A ledger review and its parts, timed in turn in each round.
