@@ -52,6 +52,12 @@ bench_harness() {
     "$root/bin/cortex" --version >/dev/null
     set -- --launcher "$root/bin/cortex" "$@"
   fi
-  exec "$java_bin" "${opts[@]}" --enable-native-access=ALL-UNNAMED -Djava.io.tmpdir="${TMPDIR:-/tmp}" \
-    -cp "$bench/target/cortex-bench.jar" "dev.cortex.bench.$class" "$@"
+  # A copy of the jar, so that a build while the bench runs does not change its classes under it.
+  local jar status=0
+  jar="$(mktemp "${TMPDIR:-/tmp}/cortex-bench-XXXXXX.jar")"
+  cp "$bench/target/cortex-bench.jar" "$jar"
+  "$java_bin" "${opts[@]}" --enable-native-access=ALL-UNNAMED -Djava.io.tmpdir="${TMPDIR:-/tmp}" \
+    -cp "$jar" "dev.cortex.bench.$class" "$@" || status=$?
+  rm -f "$jar"
+  return "$status"
 }

@@ -3,6 +3,7 @@ package dev.cortex.device;
 import dev.cortex.base.Cancellation;
 import dev.cortex.base.CancellationSignal;
 import dev.cortex.base.Deadline;
+import dev.cortex.base.HopTrace;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.Action;
 import dev.cortex.protocol.hub.Actions;
@@ -83,12 +84,15 @@ final class CommandRunner implements AutoCloseable {
     threads.execute(
         () -> {
           try {
-            send.accept(
+            HopTrace.mark(command.id(), "device.run");
+            HubMessage.Result result =
                 run(
                     command,
                     signal,
                     (stream, data) ->
-                        send.accept(new HubMessage.Output(command.id(), stream, data))));
+                        send.accept(new HubMessage.Output(command.id(), stream, data)));
+            HopTrace.mark(command.id(), "device.answer");
+            send.accept(result);
           } finally {
             running.remove(command.id());
             slots.release();

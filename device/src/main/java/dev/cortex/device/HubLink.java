@@ -1,5 +1,6 @@
 package dev.cortex.device;
 
+import dev.cortex.base.HopTrace;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.Hub;
 import dev.cortex.protocol.hub.HubMessage;
@@ -85,6 +86,7 @@ public final class HubLink implements Session.Listener.AutoDemanding {
       log.info("connected to the hub as {} (server {})", hello.device(), welcome.serverVersion());
       spool.welcomed(this::send);
     } else if (message instanceof HubMessage.Command command) {
+      HopTrace.mark(command.id(), "device.received");
       runner.submit(command, this::send);
     } else if (message instanceof HubMessage.Cancel cancel) {
       runner.cancel(cancel.id());

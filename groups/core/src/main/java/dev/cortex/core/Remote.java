@@ -4,6 +4,7 @@ import dev.cortex.base.Cancellation;
 import dev.cortex.base.CodedException;
 import dev.cortex.base.Deadline;
 import dev.cortex.base.ErrorCodes;
+import dev.cortex.base.HopTrace;
 import dev.cortex.mcp.tool.Schema;
 import dev.cortex.mcp.tool.ToolCall;
 import dev.cortex.mcp.tool.ToolException;
@@ -54,6 +55,7 @@ final class Remote {
       ToolCall call, String device, Action action, Object params, Duration budget, Class<T> type) {
     Deadline deadline = Deadline.after(budget, clock);
     String id = UUID.randomUUID().toString();
+    HopTrace.mark(id, "tool.start");
     Webhook.RemoteCommand command =
         new Webhook.RemoteCommand(
             id, device, action.wireName(), WireJson.tree(params), deadline.remainingMillis());
@@ -67,7 +69,10 @@ final class Remote {
               deadline,
               cancellation,
               new RemoteProgress(call.context().progress())::event);
-      return WireJson.mapper().treeToValue(result, type);
+      HopTrace.mark(id, "tool.answered");
+      T bound = WireJson.mapper().treeToValue(result, type);
+      HopTrace.mark(id, "tool.end");
+      return bound;
     } catch (JacksonException e) {
       throw new ToolException(
           ErrorCodes.INTERNAL,

@@ -16,6 +16,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -53,11 +55,16 @@ public final class AgentServerClient {
             return thread;
           });
 
+  /** How much of an answer after its result line is read, at most, before the body is closed. */
+  private static final long DRAIN_LIMIT = 64 * 1024;
+
   /** One HTTP client per process: its threads and connections serve every call. */
   private static volatile HttpClient shared;
 
   private final Map<String, String> env;
   private final CortexHome home;
+  private final FileValue<Integer> serverFile;
+  private final FileValue<Secret> tokenFile;
 
   /**
    * The client of the agent server that {@code env} and {@code home} describe. Build one per
@@ -67,6 +74,8 @@ public final class AgentServerClient {
   public AgentServerClient(Map<String, String> env, CortexHome home) {
     this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
     this.home = Objects.requireNonNull(home, "home");
+    this.serverFile = new FileValue<>(home.dataDir().resolve(Webhook.SERVER_FILE));
+    this.tokenFile = new FileValue<>(home.configDir().resolve(Webhook.TOKEN_FILE));
   }
 
   /**
@@ -90,18 +99,15 @@ public final class AgentServerClient {
           ErrorCodes.UNAVAILABLE,
           "WEBHOOK_PORT must be a port number from 1 to 65535, got '" + value + "'.");
     }
-    Path file = home.dataDir().resolve(Webhook.SERVER_FILE);
-    if (Files.isRegularFile(file)) {
-      try {
-        JsonNode server = Json.mapper().readTree(Files.readString(file));
-        if (server.path("webhook_port").isInt()) {
-          return server.path("webhook_port").asInt();
-        }
-      } catch (IOException | JacksonException e) {
-        log.debug("cannot read the server file", e);
-      }
-    }
-    return Webhook.DEFAULT_PORT;
+    Integer recorded =
+        serverFile.read(
+            text -> {
+              JsonNode server = Json.mapper().readTree(text);
+              return server.path("webhook_port").isInt()
+                  ? server.path("webhook_port").asInt()
+                  : null;
+            });
+    return recorded != null ? recorded : Webhook.DEFAULT_PORT;
   }
 
   /** {@code CORTEX_WEBHOOK_TOKEN}, else the token file the server keeps in {@code config/}. */
@@ -110,13 +116,7 @@ public final class AgentServerClient {
     if (value != null && !value.isBlank()) {
       return new Secret(value.strip());
     }
-    Path file = home.configDir().resolve(Webhook.TOKEN_FILE);
-    try {
-      return Files.isRegularFile(file) ? new Secret(Files.readString(file).strip()) : null;
-    } catch (IOException e) {
-      log.debug("cannot read the webhook token file", e);
-      return null;
-    }
+    return tokenFile.read(text -> new Secret(text.strip()));
   }
 
   /** Where one request goes: the loopback webhook's port, and the token it takes. */
@@ -274,6 +274,7 @@ public final class AgentServerClient {
           throw refusal(endpoint.port(), status, node.path("error"));
         }
         if (node.has("result")) {
+          drain(in);
           return node.path("result");
         }
         events.accept(node);
@@ -294,6 +295,19 @@ public final class AgentServerClient {
         ErrorCodes.UNAVAILABLE,
         "The agent server ended its answer without a result; the request may or may not have been"
             + " carried out.");
+  }
+
+  /**
+   * Reads what is left of an answer after its result line (its end, normally), so that the HTTP
+   * client keeps the connection for the next request; closing a body before its end makes it open a
+   * new one. Gives up after {@link #DRAIN_LIMIT} bytes.
+   */
+  private static void drain(InputStream in) throws IOException {
+    byte[] chunk = new byte[512];
+    long left = DRAIN_LIMIT;
+    for (int n = in.read(chunk); n >= 0 && left > 0; n = in.read(chunk)) {
+      left -= n;
+    }
   }
 
   private static CodedException refusal(int port, int status, JsonNode error) {
@@ -326,6 +340,57 @@ public final class AgentServerClient {
     return new CodedException(
         ErrorCodes.UNAVAILABLE,
         "The agent server answered HTTP " + status + " without a usable body.");
+  }
+
+  /**
+   * What a small file says, read again only when its modification time, size or file key changed
+   * since the last read (a server restarted writes its files anew), so that a request costs a
+   * {@code stat} of each rather than a read and a parse.
+   */
+  private static final class FileValue<T> {
+    interface Reader<T> {
+      T read(String text) throws IOException;
+    }
+
+    private record Seen<T>(FileTime modified, long size, Object key, T value) {}
+
+    private final Path file;
+    private volatile Seen<T> seen;
+
+    FileValue(Path file) {
+      this.file = file;
+    }
+
+    /** The value {@code reader} makes of the file, or null when it is missing or unreadable. */
+    T read(Reader<T> reader) {
+      BasicFileAttributes attributes;
+      try {
+        attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      } catch (IOException e) {
+        seen = null;
+        return null;
+      }
+      if (!attributes.isRegularFile()) {
+        return null;
+      }
+      Seen<T> last = seen;
+      if (last != null
+          && last.modified().equals(attributes.lastModifiedTime())
+          && last.size() == attributes.size()
+          && Objects.equals(last.key(), attributes.fileKey())) {
+        return last.value();
+      }
+      try {
+        T value = reader.read(Files.readString(file));
+        seen =
+            new Seen<>(
+                attributes.lastModifiedTime(), attributes.size(), attributes.fileKey(), value);
+        return value;
+      } catch (IOException | JacksonException e) {
+        log.debug("cannot read {}", file.getFileName(), e);
+        return null;
+      }
+    }
   }
 
   /** A secret whose {@code toString} never shows it. */

@@ -1,6 +1,7 @@
 package dev.cortex.server.daemon;
 
 import dev.cortex.base.Deadline;
+import dev.cortex.base.HopTrace;
 import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.hub.HubMessage;
 import dev.cortex.protocol.webhook.ErrorBody;
@@ -104,6 +105,7 @@ final class DeviceLink {
     pending.put(command.id(), entry);
     entry.result().whenComplete((r, e) -> pending.remove(command.id(), entry));
     send(command);
+    HopTrace.mark(command.id(), "hub.sent");
     try {
       while (true) {
         try {
@@ -162,6 +164,7 @@ final class DeviceLink {
   void result(HubMessage.Result result) {
     Pending entry = pending.get(result.id());
     if (entry != null) {
+      HopTrace.mark(result.id(), "hub.result");
       entry.result().complete(result);
     }
   }

@@ -6,17 +6,17 @@ import dev.cortex.protocol.WireJson;
 import dev.cortex.protocol.session.Sessions;
 import dev.cortex.protocol.webhook.Webhook;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -253,27 +253,68 @@ final class JsonRoutes {
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/x-ndjson; charset=utf-8");
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    return new Lines(Content.Sink.asOutputStream(response));
+    return new Lines(response);
   }
 
-  /** The JSON lines of one streamed answer; a caller that went away makes later writes no-ops. */
+  /**
+   * The JSON lines of one streamed answer, each sent as it is written; a caller that went away
+   * makes later writes no-ops. The answer's last line goes with its end ({@link #last}), in one
+   * write: an answer of a single line then has a length and no chunks.
+   */
   static final class Lines implements AutoCloseable {
-    private final OutputStream out;
-    private boolean failed;
+    /** Where the lines go: a write, and whether it is the answer's last. */
+    @FunctionalInterface
+    interface Sink {
+      void write(boolean last, ByteBuffer bytes) throws IOException;
+    }
 
-    Lines(OutputStream out) {
-      this.out = out;
+    private final Sink sink;
+    private boolean failed;
+    private boolean ended;
+
+    Lines(Response response) {
+      this(
+          (last, bytes) -> {
+            try (Blocker.Callback written = Blocker.callback()) {
+              response.write(last, bytes, written);
+              written.block();
+            }
+          });
+    }
+
+    /** Lines written to {@code out} (the end is not written: the stream is the caller's). */
+    Lines(java.io.OutputStream out) {
+      this(
+          (last, bytes) -> {
+            if (bytes.hasRemaining()) {
+              out.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+            }
+          });
+    }
+
+    private Lines(Sink sink) {
+      this.sink = sink;
     }
 
     /** Writes a line; false once the caller has gone away. */
     synchronized boolean write(Object line) {
-      if (failed) {
+      return send(false, line);
+    }
+
+    /** Writes the answer's last line and ends it; false once the caller has gone away. */
+    synchronized boolean last(Object line) {
+      return send(true, line);
+    }
+
+    private boolean send(boolean last, Object line) {
+      if (failed || ended) {
         return false;
       }
+      ended = last;
+      byte[] bytes =
+          (WireJson.mapper().writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
       try {
-        out.write(
-            (WireJson.mapper().writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        sink.write(last, ByteBuffer.wrap(bytes));
         return true;
       } catch (IOException e) {
         failed = true;
@@ -286,8 +327,12 @@ final class JsonRoutes {
     }
 
     @Override
-    public void close() throws IOException {
-      out.close();
+    public synchronized void close() throws IOException {
+      if (ended || failed) {
+        return;
+      }
+      ended = true;
+      sink.write(true, ByteBuffer.allocate(0));
     }
   }
 }

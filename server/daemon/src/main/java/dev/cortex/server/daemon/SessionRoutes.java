@@ -280,7 +280,7 @@ final class SessionRoutes {
         Sessions.TurnEnd end =
             new FollowedTurn(lines, updates, followLimit, send.progressOrDefault())
                 .follow(delivery);
-        lines.write(Map.of("result", end));
+        lines.last(Map.of("result", end));
       }
       callback.succeeded();
     } catch (SessionException e) {

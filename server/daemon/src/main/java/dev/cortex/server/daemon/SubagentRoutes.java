@@ -110,7 +110,7 @@ final class SubagentRoutes {
     }
     try (JsonRoutes.Lines lines = stream.get()) {
       if (answer != null) {
-        lines.write(Map.of("result", answer));
+        lines.last(Map.of("result", answer));
       }
       callback.succeeded();
     } catch (java.io.IOException e) {

@@ -1,6 +1,7 @@
 package dev.cortex.server.daemon;
 
 import dev.cortex.base.Deadline;
+import dev.cortex.base.HopTrace;
 import dev.cortex.http.JsonBodies;
 import dev.cortex.protocol.hub.Action;
 import dev.cortex.protocol.hub.Hub;
@@ -73,6 +74,7 @@ final class WebhookRoutes {
           if (command == null) {
             return;
           }
+          HopTrace.mark(command.commandId(), "webhook.received");
           if (Action.of(command.action()) == null || command.timeoutMillis() <= 0) {
             JsonRoutes.invalid(response, callback, REMOTE_COMMAND_USAGE);
             return;
@@ -93,10 +95,11 @@ final class WebhookRoutes {
                     deadline,
                     streamed::output);
             if (result.ok()) {
-              lines.write(Map.of("result", result.result() == null ? Map.of() : result.result()));
+              lines.last(Map.of("result", result.result() == null ? Map.of() : result.result()));
             } else {
-              lines.write(Map.of("error", result.error()));
+              lines.last(Map.of("error", result.error()));
             }
+            HopTrace.mark(command.commandId(), "webhook.answered");
             if (lines.failed()) {
               log.debug("the caller of {} went away", command.commandId());
             }
