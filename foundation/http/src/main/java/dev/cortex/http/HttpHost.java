@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -100,7 +101,11 @@ public final class HttpHost implements AutoCloseable {
     private Server building;
 
     private record ConnectorSpec(
-        String bind, int port, SslContextFactory.Server tls, Duration idleTimeout) {}
+        String bind, int port, SslContextFactory.Server tls, Duration idleTimeout, int threads) {
+      ConnectorSpec withThreads(int max) {
+        return new ConnectorSpec(bind, port, tls, idleTimeout, max);
+      }
+    }
 
     /** Work to do on the server before it starts (e.g. attach a WebSocket container). */
     @FunctionalInterface
@@ -132,10 +137,29 @@ public final class HttpHost implements AutoCloseable {
         int port,
         SslContextFactory.Server tls,
         Duration idleTimeout) {
-      if (connectors.put(connector, new ConnectorSpec(bind, port, tls, idleTimeout)) != null) {
+      if (connectors.put(connector, new ConnectorSpec(bind, port, tls, idleTimeout, 0)) != null) {
         throw new IllegalArgumentException("connector declared twice: " + connector);
       }
       routes.put(connector, new PathMappingsHandler());
+      return this;
+    }
+
+    /**
+     * Gives {@code connector} a pool of its own, of at most {@code max} threads, that reads and
+     * handles its connections: requests on the other connectors that wait long (a remote command
+     * waiting for its device, a followed turn) can then never take the threads its traffic needs (a
+     * device's heartbeats and results on the hub). Without it, a connector shares the server's pool
+     * of 200.
+     */
+    public Builder ownThreads(String connector, int max) {
+      ConnectorSpec spec = connectors.get(connector);
+      if (spec == null) {
+        throw new IllegalArgumentException("declare the connector first: " + connector);
+      }
+      if (max < 4) {
+        throw new IllegalArgumentException("a connector's own pool needs at least 4 threads");
+      }
+      connectors.put(connector, spec.withThreads(max));
       return this;
     }
 
@@ -185,13 +209,19 @@ public final class HttpHost implements AutoCloseable {
       Map<String, ServerConnector> bound = new LinkedHashMap<>();
       connectors.forEach(
           (connector, spec) -> {
-            ServerConnector jetty =
+            ConnectionFactory[] factories =
                 spec.tls() == null
-                    ? new ServerConnector(server)
-                    : new ServerConnector(
-                        server,
-                        new SslConnectionFactory(spec.tls(), "http/1.1"),
-                        new HttpConnectionFactory());
+                    ? new ConnectionFactory[] {new HttpConnectionFactory()}
+                    : new ConnectionFactory[] {
+                      new SslConnectionFactory(spec.tls(), "http/1.1"), new HttpConnectionFactory()
+                    };
+            QueuedThreadPool own = null;
+            if (spec.threads() > 0) {
+              own = new QueuedThreadPool(spec.threads(), 2);
+              own.setName(name + "-" + connector);
+            }
+            // A pool given to the connector is started and stopped with it.
+            ServerConnector jetty = new ServerConnector(server, own, null, null, -1, -1, factories);
             jetty.setName(connector);
             jetty.setHost(spec.bind());
             jetty.setPort(spec.port());

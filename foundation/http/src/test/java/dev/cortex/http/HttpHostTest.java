@@ -115,4 +115,74 @@ class HttpHostTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("other");
   }
+
+  @Test
+  void ownThreads_serveTheirConnector_whileEveryThreadOfTheSharedPoolWaits() throws Exception {
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger waiting =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Handler blocking =
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(
+              org.eclipse.jetty.server.Request request,
+              org.eclipse.jetty.server.Response response,
+              org.eclipse.jetty.util.Callback callback)
+              throws InterruptedException {
+            waiting.incrementAndGet();
+            release.await();
+            JsonBodies.send(response, callback, 200, Map.of("route", "slow"));
+            return true;
+          }
+        };
+    host =
+        HttpHost.builder("test-http")
+            .connector("slow", "127.0.0.1", 0, null)
+            .connector("quick", "127.0.0.1", 0, null)
+            .ownThreads("quick", 4)
+            .route("slow", "/wait", blocking)
+            .route("quick", "/now", answering("quick"))
+            .start();
+    HttpClient many = HttpClient.newHttpClient();
+    java.util.List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> held =
+        new java.util.ArrayList<>();
+    URI slow = URI.create("http://127.0.0.1:" + host.port("slow") + "/wait");
+    try {
+      // More requests that wait than the shared pool has threads: it has none left.
+      for (int i = 0; i < 230; i++) {
+        held.add(
+            many.sendAsync(
+                HttpRequest.newBuilder(slow).build(), HttpResponse.BodyHandlers.ofString()));
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (waiting.get() < 150 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(waiting.get()).isGreaterThanOrEqualTo(150);
+
+      HttpResponse<String> quick =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + host.port("quick") + "/now"))
+                  .timeout(Duration.ofSeconds(20))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(quick.body()).contains("\"quick\"");
+    } finally {
+      release.countDown();
+    }
+    for (var answer : held) {
+      assertThat(answer.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void ownThreads_ofUndeclaredConnectorOrTooFew_areRefused() {
+    HttpHost.Builder builder = HttpHost.builder("test-http").connector("a", "127.0.0.1", 0, null);
+
+    assertThatThrownBy(() -> builder.ownThreads("b", 8))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("b");
+    assertThatThrownBy(() -> builder.ownThreads("a", 1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -1,5 +1,7 @@
 package dev.cortex.bench;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,6 +36,8 @@ public final class DevicesBench {
           + "  --parallel P      commands at once per device (default 4)\n"
           + "  --commands C      commands in all (default 1000)\n"
           + "  --idle-minutes M  then hold the devices idle for M minutes, sampling (default 0)\n"
+          + "  --device-java-opts O  CORTEX_JAVA_OPTS of the devices' JVMs (e.g. a small heap,\n"
+          + "                    so that hundreds fit in memory; the server keeps its own)\n"
           + "  --launcher P      bin/cortex of this checkout";
   private static final String TOKEN = "bench-devices-token-0123456789";
   private static final AtomicInteger SHOWN = new AtomicInteger();
@@ -45,6 +49,7 @@ public final class DevicesBench {
     int parallel = 4;
     int commands = 1000;
     double idle = 0;
+    String deviceOpts = null;
     Path launcher = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -53,6 +58,7 @@ public final class DevicesBench {
         case "--commands" -> commands = Integer.parseInt(args[++i]);
         case "--idle-minutes" -> idle = Double.parseDouble(args[++i]);
         case "--launcher" -> launcher = Path.of(args[++i]);
+        case "--device-java-opts" -> deviceOpts = args[++i];
         default -> {
           System.err.println(USAGE);
           System.exit(2);
@@ -66,7 +72,8 @@ public final class DevicesBench {
     Path work = Files.createTempDirectory("cortex-devices-bench");
     List<Process> children = new ArrayList<>();
     try {
-      System.out.println(run(launcher, work, devices, parallel, commands, idle, children));
+      System.out.println(
+          run(launcher, work, devices, parallel, commands, idle, deviceOpts, children));
     } finally {
       for (Process child : children) {
         child.destroy();
@@ -98,6 +105,47 @@ public final class DevicesBench {
     }
   }
 
+  private static Map<String, String> deviceEnv(Path home, String javaOpts) {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("CORTEX_HOME", home.toString());
+    env.put("CORTEX_CLIENT_TOKEN", TOKEN);
+    if (javaOpts != null && !javaOpts.isBlank()) {
+      env.put("CORTEX_JAVA_OPTS", javaOpts);
+    }
+    return env;
+  }
+
+  /**
+   * The server's live heap in KiB: what is left used after a full collection ({@code jcmd PID
+   * GC.run}, then {@code GC.heap_info}), so that garbage not yet collected does not show as growth;
+   * -1 when jcmd cannot tell.
+   */
+  static long liveHeapKib(long pid) {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      jcmd(jcmd, pid, "GC.run");
+      String info = jcmd(jcmd, pid, "GC.heap_info");
+      java.util.regex.Matcher used = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+      return used.find() ? Long.parseLong(used.group(1)) : -1;
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private static String jcmd(Path jcmd, long pid, String command)
+      throws IOException, InterruptedException {
+    Process process =
+        new ProcessBuilder(jcmd.toString(), Long.toString(pid), command)
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(process.getInputStream().readAllBytes(), UTF_8);
+    process.waitFor();
+    return out;
+  }
+
   static String run(
       Path launcher,
       Path work,
@@ -105,6 +153,7 @@ public final class DevicesBench {
       int parallel,
       int commands,
       double idleMinutes,
+      String deviceOpts,
       List<Process> children)
       throws Exception {
     Path serverHome = Files.createDirectories(work.resolve("server"));
@@ -151,11 +200,7 @@ public final class DevicesBench {
                   "ws://127.0.0.1:" + self.path("hub_port").asInt(),
                   "--name",
                   "dev" + d),
-              Map.of(
-                  "CORTEX_HOME",
-                  Files.createDirectories(work.resolve("dev" + d)).toString(),
-                  "CORTEX_CLIENT_TOKEN",
-                  TOKEN),
+              deviceEnv(Files.createDirectories(work.resolve("dev" + d)), deviceOpts),
               work.resolve("dev" + d + ".log")));
     }
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -234,12 +279,36 @@ public final class DevicesBench {
       AgentServerBench.progress("holding the devices idle for " + idleMinutes + " minutes ...");
       long end = System.nanoTime() + (long) (idleMinutes * 60e9);
       List<String> samples = new ArrayList<>();
+      List<Long> heaps = new ArrayList<>();
+      heaps.add(liveHeapKib(server.pid()));
       while (System.nanoTime() < end) {
         Thread.sleep(30_000);
         Usage now = Usage.of(server.pid());
-        samples.add(String.format(Locale.ROOT, "%d/%.1f", now.threads(), now.rssKib() / 1024.0));
+        long heap = liveHeapKib(server.pid());
+        heaps.add(heap);
+        samples.add(
+            String.format(
+                Locale.ROOT, "%d/%.1f/%.1f", now.threads(), now.rssKib() / 1024.0, heap / 1024.0));
       }
-      out.append("\nIdle, every 30 s (threads/MiB resident): ")
+      int online = online(http, webhook, token);
+      long firstHalf =
+          heaps.subList(0, heaps.size() / 2).stream().mapToLong(h -> h).max().orElse(-1);
+      long secondHalf =
+          heaps.subList(heaps.size() / 2, heaps.size()).stream().mapToLong(h -> h).max().orElse(-1);
+      out.append(
+              String.format(
+                  Locale.ROOT,
+                  "%nIdle for %.0f min with %d of %d devices still online at the end; the server's"
+                      + " live heap after a full collection: %.1f MiB at the start, %.1f MiB at"
+                      + " the end; the most in the first half %.1f MiB, in the second %.1f MiB.%n",
+                  idleMinutes,
+                  online,
+                  devices,
+                  heaps.get(0) / 1024.0,
+                  heaps.get(heaps.size() - 1) / 1024.0,
+                  firstHalf / 1024.0,
+                  secondHalf / 1024.0))
+          .append("Every 30 s (threads / MiB resident / MiB live heap): ")
           .append(String.join(", ", samples))
           .append(".\n");
     }

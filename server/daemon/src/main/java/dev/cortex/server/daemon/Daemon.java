@@ -78,6 +78,13 @@ public final class Daemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Daemon.class);
   static final String WEBHOOK = "webhook";
   static final String HUB = "hub";
+
+  /**
+   * The hub's own threads: devices' messages are handled at once whatever the webhook's requests
+   * wait for (each remote command holds a webhook thread until its device answers).
+   */
+  static final int HUB_THREADS = 64;
+
   static final String UI = "ui";
 
   private final Options options;
@@ -418,6 +425,7 @@ public final class Daemon implements AutoCloseable {
                 null,
                 Webhook.INFRASTRUCTURE_DEADLINE.plusSeconds(30))
             .connector(HUB, server.hubBind(), server.hubPort(), tls(server, options.env()))
+            .ownThreads(HUB, HUB_THREADS)
             .route(WEBHOOK, Webhook.HEALTH, new GuardedHandler(healthGuard::get, webhook.health()))
             .route(
                 WEBHOOK,
