@@ -22,7 +22,7 @@ public final class Plugins {
   public static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
 
   /** A project's name, the environment of its sessions. */
-  public static final Pattern PROJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+  public static final Pattern PROJECT = Sessions.PROJECT;
 
   /** The codes these routes answer besides {@code INVALID_ARGUMENT}. */
   public static final class Codes {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -20,6 +21,18 @@ import tools.jackson.databind.JsonNode;
  */
 public final class Sessions {
   private Sessions() {}
+
+  /**
+   * A project name (what a session, a schedule or a plugin assignment names): 1 to 128 letters,
+   * digits and {@code . _ : / -}, starting with a letter or digit.
+   */
+  public static final Pattern PROJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+
+  /**
+   * A channel: its kind ({@code cli}, {@code web}, {@code slack}, {@code feishu}), a colon, a key.
+   */
+  public static final Pattern CHANNEL =
+      Pattern.compile("(cli|web|slack|feishu):[A-Za-z0-9._:@/-]{1,128}");
 
   /** Where the session routes live on the webhook. */
   public static final String PREFIX = "/api/sessions/";

@@ -3,6 +3,7 @@ package dev.cortex.server.daemon;
 import dev.cortex.base.CodedException;
 import dev.cortex.base.ErrorCodes;
 import dev.cortex.protocol.session.Schedules;
+import dev.cortex.protocol.session.Sessions;
 import dev.cortex.server.schedules.Drafts;
 import dev.cortex.server.schedules.Schedule;
 import dev.cortex.server.schedules.ScheduleException;
@@ -28,7 +29,7 @@ final class ScheduleRoutes {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** A channel a schedule may name: as the session API's, or a front door's. */
-  static final Pattern CHANNEL = Pattern.compile("(cli|web|slack|feishu):[A-Za-z0-9._:@/-]{1,128}");
+  static final Pattern CHANNEL = Sessions.CHANNEL;
 
   private final Scheduler scheduler;
   private final SessionService sessions;
@@ -166,7 +167,7 @@ final class ScheduleRoutes {
           ScheduleException.INVALID_ARGUMENT,
           "The command backend needs a program (--program, last on the command line).");
     }
-    if (draft.project() != null && !draft.project().matches("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}")) {
+    if (draft.project() != null && !Sessions.PROJECT.matcher(draft.project()).matches()) {
       throw new ScheduleException(
           ScheduleException.INVALID_ARGUMENT,
           "project is 1 to 128 letters, digits and . _ : / -, starting with a letter or digit.");

@@ -1,5 +1,6 @@
 package dev.cortex.server.sessions;
 
+import dev.cortex.protocol.session.Sessions;
 import dev.cortex.server.sessions.backend.Backend;
 import dev.cortex.server.sessions.store.Session;
 import dev.cortex.server.sessions.store.SessionStore;
@@ -21,10 +22,9 @@ import java.util.regex.Pattern;
  */
 final class Creation {
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final Pattern CHANNEL =
-      Pattern.compile("(cli|web|slack|feishu):[A-Za-z0-9._:@/-]{1,128}");
+  private static final Pattern CHANNEL = Sessions.CHANNEL;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-  private static final Pattern PROJECT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+  private static final Pattern PROJECT = Sessions.PROJECT;
   private static final Pattern TOOL = Pattern.compile("[A-Za-z0-9_-]{1,128}");
 
   /** The channel kinds reserved for their platforms' front doors, by the platform's name. */
